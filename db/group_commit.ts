@@ -1,0 +1,130 @@
+import { Kysely } from "kysely";
+import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
+
+/** An open write transaction handed out by the database connection. */
+export interface WriteBatch {
+  executor: StatementExecutor;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+interface PendingWrite<S> {
+  work: (trx: Kysely<S>) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+/**
+ * Runs write transactions one batch at a time: every write waiting when a batch starts shares
+ * its transaction, each inside its own savepoint, and one commit (one fsync) covers them all.
+ * A write's promise settles only after its batch committed, so an acknowledged write is durable.
+ */
+export class GroupCommitWriter<S> {
+  readonly #openBatch: () => Promise<WriteBatch>;
+  readonly #maxBatchSize: number;
+  readonly #trx: Kysely<S>;
+  readonly #listeners = new Set<() => void>();
+  #current: StatementExecutor | null = null;
+  #pending: PendingWrite<S>[] = [];
+  #draining: Promise<void> | null = null;
+
+  constructor(openBatch: () => Promise<WriteBatch>, maxBatchSize = 256) {
+    this.#openBatch = openBatch;
+    this.#maxBatchSize = maxBatchSize;
+    this.#trx = new Kysely<S>({
+      dialect: new LibsqlDialect(() => {
+        if (this.#current === null) {
+          throw new Error("This transaction has ended; run queries inside the write() callback.");
+        }
+        return this.#current;
+      }),
+    });
+  }
+
+  /** Runs `work` in a write transaction and resolves once that transaction committed. */
+  write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#draining ??= this.#drain();
+    });
+  }
+
+  /** Calls `listener` after every commit. Returns a function that removes it. */
+  onCommit(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves when no write is waiting or running. */
+  async idle(): Promise<void> {
+    while (this.#draining) await this.#draining;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#pending.length > 0) {
+        await this.#runBatch(this.#pending.splice(0, this.#maxBatchSize));
+      }
+    } finally {
+      this.#draining = null;
+    }
+  }
+
+  async #runBatch(items: PendingWrite<S>[]): Promise<void> {
+    let batch: WriteBatch;
+    try {
+      batch = await this.#openBatch();
+    } catch (error) {
+      for (const item of items) item.reject(error);
+      return;
+    }
+    this.#current = batch.executor;
+    const done: { item: PendingWrite<S>; value: unknown }[] = [];
+    try {
+      if (items.length === 1) {
+        // A lone write needs no savepoint: its failure rolls back the whole transaction.
+        const value = await items[0].work(this.#trx);
+        done.push({ item: items[0], value });
+      } else {
+        for (const item of items) {
+          const result = await this.#runInSavepoint(batch, item);
+          if (result.ok) done.push({ item, value: result.value });
+        }
+      }
+      this.#current = null;
+      await batch.commit();
+    } catch (error) {
+      this.#current = null;
+      await batch.rollback().catch(() => {});
+      // Settling a promise twice is a no-op, so writes that already failed keep their own error.
+      for (const item of items) item.reject(error);
+      return;
+    }
+    for (const { item, value } of done) item.resolve(value);
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure must not undo or delay acknowledged writes.
+      }
+    }
+  }
+
+  async #runInSavepoint(
+    batch: WriteBatch,
+    item: PendingWrite<S>,
+  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    await batch.executor.execute("SAVEPOINT write_item");
+    try {
+      const value = await item.work(this.#trx);
+      await batch.executor.execute("RELEASE write_item");
+      return { ok: true, value };
+    } catch (error) {
+      // If the savepoint itself cannot be rolled back the batch is broken: let the batch fail.
+      await batch.executor.execute("ROLLBACK TO write_item");
+      await batch.executor.execute("RELEASE write_item");
+      item.reject(error);
+      return { ok: false };
+    }
+  }
+}

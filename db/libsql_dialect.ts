@@ -1,0 +1,103 @@
+import type { InArgs, InStatement, ResultSet } from "@libsql/client";
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+
+/** Anything that runs one statement: a libSQL client or an open libSQL transaction. */
+export interface StatementExecutor {
+  execute(statement: InStatement): Promise<ResultSet>;
+}
+
+/**
+ * A Kysely dialect whose every query runs on whatever executor `current()` returns.
+ * Transactions are not opened through Kysely: `Store.write()` owns them (group commit).
+ */
+export class LibsqlDialect implements Dialect {
+  readonly #current: () => StatementExecutor;
+
+  constructor(current: () => StatementExecutor) {
+    this.#current = current;
+  }
+
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+
+  createDriver(): Driver {
+    return new LibsqlDriver(this.#current);
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+}
+
+class LibsqlDriver implements Driver {
+  readonly #connection: LibsqlConnection;
+
+  constructor(current: () => StatementExecutor) {
+    this.#connection = new LibsqlConnection(current);
+  }
+
+  async init(): Promise<void> {}
+
+  acquireConnection(): Promise<DatabaseConnection> {
+    return Promise.resolve(this.#connection);
+  }
+
+  beginTransaction(): Promise<void> {
+    return Promise.reject(new Error("Open write transactions with Store.write(), not Kysely."));
+  }
+
+  commitTransaction(): Promise<void> {
+    return this.beginTransaction();
+  }
+
+  rollbackTransaction(): Promise<void> {
+    return this.beginTransaction();
+  }
+
+  async releaseConnection(): Promise<void> {}
+
+  async destroy(): Promise<void> {}
+}
+
+class LibsqlConnection implements DatabaseConnection {
+  readonly #current: () => StatementExecutor;
+
+  constructor(current: () => StatementExecutor) {
+    this.#current = current;
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.#current().execute({
+      sql: compiled.sql,
+      args: compiled.parameters as InArgs,
+    });
+    return {
+      rows: result.rows as unknown as R[],
+      numAffectedRows: BigInt(result.rowsAffected),
+      insertId: result.lastInsertRowid,
+    };
+  }
+
+  // deno-lint-ignore require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("Streaming queries are not supported by the libSQL dialect.");
+  }
+}

@@ -1,0 +1,20 @@
+import type { Kysely } from "kysely";
+import * as accounts0001 from "./accounts/0001_init.ts";
+import * as environment0001 from "./environment/0001_init.ts";
+
+/** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
+export interface Migration {
+  up(db: Kysely<unknown>): Promise<void>;
+}
+
+// NOTE: imported statically so `deno compile` embeds them; a migration file is never loaded by path.
+
+/** Migrations of the accounts database, applied in key order. */
+export const accountsMigrations: Record<string, Migration> = {
+  "0001_init": accounts0001,
+};
+
+/** Migrations of each environment database, applied in key order. */
+export const environmentMigrations: Record<string, Migration> = {
+  "0001_init": environment0001,
+};

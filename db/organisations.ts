@@ -1,0 +1,69 @@
+import type { Kysely } from "kysely";
+import type { AccountsSchema, MembershipRow, OrganisationRow, UserRow } from "./schema.ts";
+
+type Db = Kysely<AccountsSchema>;
+
+/** Inserts an organisation. */
+export function insertOrganisation(
+  db: Db,
+  values: Omit<OrganisationRow, "id">,
+): Promise<OrganisationRow> {
+  return db.insertInto("organisations").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Finds an organisation by its internal id. */
+export function findOrganisation(db: Db, id: number): Promise<OrganisationRow | undefined> {
+  return db.selectFrom("organisations").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Finds an organisation by slug. */
+export function findOrganisationBySlug(db: Db, slug: string): Promise<OrganisationRow | undefined> {
+  return db.selectFrom("organisations").selectAll().where("slug", "=", slug).executeTakeFirst();
+}
+
+/** Counts organisations, to tell a first start from a later one. */
+export async function countOrganisations(db: Db): Promise<number> {
+  const row = await db.selectFrom("organisations").select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Changes an organisation's plan. */
+export function updateOrganisationPlan(
+  db: Db,
+  id: number,
+  plan: string,
+  at: number,
+): Promise<OrganisationRow | undefined> {
+  return db.updateTable("organisations").set({ plan, updated_at: at }).where("id", "=", id)
+    .returningAll().executeTakeFirst();
+}
+
+/** Inserts a user. */
+export function insertUser(db: Db, values: Omit<UserRow, "id">): Promise<UserRow> {
+  return db.insertInto("users").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Finds a user by e-mail address (stored in lower case). */
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** Inserts a membership of a user in an organisation. */
+export function insertMembership(
+  db: Db,
+  values: Omit<MembershipRow, "id">,
+): Promise<MembershipRow> {
+  return db.insertInto("memberships").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Finds a user's membership in an organisation. */
+export function findMembership(
+  db: Db,
+  orgId: number,
+  userId: number,
+): Promise<MembershipRow | undefined> {
+  return db.selectFrom("memberships").selectAll()
+    .where("org_id", "=", orgId).where("user_id", "=", userId).executeTakeFirst();
+}

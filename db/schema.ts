@@ -1,0 +1,145 @@
+import type { Generated, Insertable, Selectable } from "kysely";
+
+// Timestamps are INTEGER milliseconds since the Unix epoch (UTC); booleans are 0/1.
+
+/** The bookkeeping table of applied migrations, in every database. */
+export interface SchemaMigrationsTable {
+  name: string;
+  applied_at: number;
+}
+
+export interface OrganisationsTable {
+  id: Generated<number>;
+  public_id: string;
+  slug: string;
+  name: string;
+  plan: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  public_id: string;
+  email: string;
+  name: string | null;
+  password_hash: string;
+  password_change_required: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MembershipsTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number;
+  role: string;
+  created_at: number;
+}
+
+/** The accounts database, shared by both environments. */
+export interface AccountsSchema {
+  schema_migrations: SchemaMigrationsTable;
+  organisations: OrganisationsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  name: string;
+  secret_hash: string;
+  last_four: string;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface OffersTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  name: string;
+  description: string | null;
+  amount: number;
+  currency: string;
+  recurring_interval: string | null;
+  recurring_interval_count: number | null;
+  active: number;
+  metadata: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  offer_id: number;
+  status: string;
+  amount: number;
+  currency: string;
+  quantity: number;
+  amount_refunded: number;
+  customer_email: string | null;
+  customer_name: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  failure_code: string | null;
+  metadata: string;
+  expires_at: number;
+  processing_deadline_at: number | null;
+  created_at: number;
+  updated_at: number;
+  processing_at: number | null;
+  succeeded_at: number | null;
+  failed_at: number | null;
+  canceled_at: number | null;
+  expired_at: number | null;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  type: string;
+  payload: string;
+  created_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  org_id: number;
+  key: string;
+  fingerprint: string;
+  status: string;
+  locked_until: number;
+  response_status: number | null;
+  response_content_type: string | null;
+  response_body: string | null;
+  created_at: number;
+}
+
+/** One environment's database (`sandbox.db` or `production.db`). */
+export interface EnvironmentSchema {
+  schema_migrations: SchemaMigrationsTable;
+  api_keys: ApiKeysTable;
+  offers: OffersTable;
+  payments: PaymentsTable;
+  events: EventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+export type OrganisationRow = Selectable<OrganisationsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type MembershipRow = Selectable<MembershipsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type OfferRow = Selectable<OffersTable>;
+export type NewOffer = Insertable<OffersTable>;
+export type PaymentRow = Selectable<PaymentsTable>;
+export type NewPayment = Insertable<PaymentsTable>;
+export type EventRow = Selectable<EventsTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

@@ -1,0 +1,195 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { findApiKeyByHash, insertApiKey, touchApiKey } from "../db/api_keys.ts";
+import type { Store } from "../db/client.ts";
+import { findOrganisation } from "../db/organisations.ts";
+import type { AccountsSchema, ApiKeyRow, EnvironmentSchema } from "../db/schema.ts";
+import type { Clock } from "./clock.ts";
+import { type Config, type Environment, ENVIRONMENTS, publicUrlOf } from "./config.ts";
+import { ApiError } from "./errors.ts";
+import { newId, randomToken } from "./ids.ts";
+import type { Logger } from "./log.ts";
+import { API_MINIMUM_PLAN, type Plan, planAtLeast } from "./plans.ts";
+
+const SECRET_LENGTH = 32;
+const KEY_PATTERN = /^sk_(sandbox|production)_[0-9A-Za-z]{32}$/;
+/** How long a verified key is trusted before the database is asked again. */
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX_ENTRIES = 10_000;
+/** `last_used_at` is written at most this often per key, so using a key costs no write. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Who is calling: the key and the organisation it carries. */
+export interface ApiPrincipal {
+  apiKeyId: number;
+  apiKeyPublicId: string;
+  orgId: number;
+  orgSlug: string;
+  plan: Plan;
+}
+
+/** The hash stored for a key's secret. Keys are long random strings, so SHA-256 suffices. */
+export function hashApiKey(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Returns a new secret such as `sk_sandbox_<32 random base62 characters>`. */
+export function generateApiKeySecret(environment: Environment): string {
+  return `sk_${environment}_${randomToken(SECRET_LENGTH)}`;
+}
+
+/** A created key: its record, and its secret, which exists nowhere else. */
+export interface CreatedApiKey {
+  record: ApiKeyRow;
+  secret: string;
+}
+
+/** Creates an API key for an organisation in this environment's database. */
+export async function createApiKey(
+  store: Store<EnvironmentSchema>,
+  input: { orgId: number; name: string; environment: Environment; now: number },
+): Promise<CreatedApiKey> {
+  const secret = generateApiKeySecret(input.environment);
+  const record = await store.write((trx) =>
+    insertApiKey(trx, {
+      public_id: newId("apiKey"),
+      org_id: input.orgId,
+      name: input.name,
+      secret_hash: hashApiKey(secret),
+      last_four: secret.slice(-4),
+      created_at: input.now,
+      expires_at: null,
+    })
+  );
+  return { record, secret };
+}
+
+function masked(secret: string): string {
+  return secret.length > 12
+    ? `${secret.slice(0, secret.lastIndexOf("_") + 1)}...${secret.slice(-4)}`
+    : "";
+}
+
+interface CachedKey {
+  row: ApiKeyRow;
+  principal: ApiPrincipal;
+  cachedAt: number;
+}
+
+/** Turns an `Authorization` header into the calling organisation, or a 401/403 `ApiError`. */
+export class ApiKeyAuthenticator {
+  readonly #config: Config;
+  readonly #store: Store<EnvironmentSchema>;
+  readonly #accounts: Store<AccountsSchema>;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly #cache = new Map<string, CachedKey>();
+
+  constructor(deps: {
+    config: Config;
+    store: Store<EnvironmentSchema>;
+    accounts: Store<AccountsSchema>;
+    clock: Clock;
+    log: Logger;
+  }) {
+    this.#config = deps.config;
+    this.#store = deps.store;
+    this.#accounts = deps.accounts;
+    this.#clock = deps.clock;
+    this.#log = deps.log;
+  }
+
+  /** Authenticates a request's `Authorization` header value. */
+  async authenticate(header: string | undefined): Promise<ApiPrincipal> {
+    const environment = this.#config.environment;
+    if (!header) {
+      throw new ApiError(
+        "api_key_missing",
+        `No API key provided. Send it as 'Authorization: Bearer sk_${environment}_...'.`,
+      );
+    }
+    const match = /^Bearer +(\S+)$/i.exec(header.trim());
+    if (!match) {
+      throw new ApiError(
+        "api_key_invalid",
+        "The Authorization header must be 'Bearer <API key>'.",
+      );
+    }
+    const secret = match[1];
+    const keyEnvironment = ENVIRONMENTS.find((env) => secret.startsWith(`sk_${env}_`));
+    if (keyEnvironment && keyEnvironment !== environment) {
+      throw new ApiError(
+        "api_key_wrong_environment",
+        `This key belongs to the ${keyEnvironment} environment; call the ${keyEnvironment} API host (${
+          publicUrlOf(this.#config, keyEnvironment)
+        }).`,
+      );
+    }
+    if (!KEY_PATTERN.test(secret)) {
+      throw new ApiError(
+        "api_key_invalid",
+        `The API key is malformed; ${environment} keys look like sk_${environment}_ followed by 32 letters and digits.`,
+      );
+    }
+
+    const now = this.#clock.now();
+    const hash = hashApiKey(secret);
+    const entry = await this.#lookup(hash, now);
+    if (!entry || !timingSafeEqual(Buffer.from(entry.row.secret_hash), Buffer.from(hash))) {
+      throw new ApiError("api_key_invalid", `Invalid API key provided: ${masked(secret)}.`);
+    }
+    const { row, principal } = entry;
+    if (row.revoked_at !== null && row.revoked_at <= now) {
+      throw new ApiError("api_key_revoked", `The API key ${masked(secret)} has been revoked.`);
+    }
+    if (row.expires_at !== null && row.expires_at <= now) {
+      throw new ApiError("api_key_expired", `The API key ${masked(secret)} has expired.`);
+    }
+    if (!planAtLeast(principal.plan, API_MINIMUM_PLAN)) {
+      throw new ApiError(
+        "plan_required",
+        `API access needs plan ${API_MINIMUM_PLAN} or higher; the organisation '${principal.orgSlug}' is on ${principal.plan}.`,
+      );
+    }
+    this.#touch(row, now);
+    return principal;
+  }
+
+  /** Forgets cached keys, so a revocation or plan change made here applies at once. */
+  invalidate(): void {
+    this.#cache.clear();
+  }
+
+  async #lookup(hash: string, now: number): Promise<CachedKey | undefined> {
+    const cached = this.#cache.get(hash);
+    if (cached && now - cached.cachedAt < CACHE_TTL_MS) return cached;
+    const row = await findApiKeyByHash(this.#store.db, hash);
+    if (!row) return undefined;
+    const org = await findOrganisation(this.#accounts.db, row.org_id);
+    if (!org) return undefined;
+    const entry: CachedKey = {
+      row,
+      principal: {
+        apiKeyId: row.id,
+        apiKeyPublicId: row.public_id,
+        orgId: org.id,
+        orgSlug: org.slug,
+        plan: org.plan as Plan,
+      },
+      cachedAt: now,
+    };
+    if (this.#cache.size >= CACHE_MAX_ENTRIES) this.#cache.clear();
+    this.#cache.set(hash, entry);
+    return entry;
+  }
+
+  #touch(row: ApiKeyRow, now: number): void {
+    if (row.last_used_at !== null && now - row.last_used_at < TOUCH_INTERVAL_MS) return;
+    row.last_used_at = now;
+    this.#store.write((trx) => touchApiKey(trx, row.id, now)).catch((error) =>
+      this.#log.warn("could not record API key use", {
+        apiKey: row.public_id,
+        error: String(error),
+      })
+    );
+  }
+}

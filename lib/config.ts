@@ -1,0 +1,166 @@
+import { z } from "zod";
+
+/** The two environments; each runs as its own process with its own database. */
+export const ENVIRONMENTS = ["sandbox", "production"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Everything the process reads from its environment and command line, validated once. */
+export interface Config {
+  environment: Environment;
+  port: number;
+  listenHost: string;
+  dataDir: string;
+  databaseUrl: string;
+  accountsDatabaseUrl: string;
+  publicUrl: string;
+  sandboxPublicUrl: string;
+  productionPublicUrl: string;
+  quickstartAccess: "plan" | "role";
+  webhookRetryScheduleMs: number[];
+  rateLimitPerSecond: number;
+  logLevel: LogLevel;
+}
+
+/** Overrides given on the command line (`--env`, `--port`, `--data-dir`). */
+export interface ConfigFlags {
+  env?: string;
+  port?: string;
+  dataDir?: string;
+}
+
+/** Raised for a bad setting; the message is the one line printed before exiting. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export const DEFAULT_PORTS: Record<Environment, number> = { sandbox: 8787, production: 8788 };
+
+const CONTRACT_RETRY_SCHEDULE = "0,5s,5m,30m,2h,5h,10h,14h,20h,24h";
+/** The sandbox retries on a compressed schedule so a developer sees retries within minutes. */
+const SANDBOX_RETRY_SCHEDULE = "0,5s,30s,2m,5m,15m,30m,1h,2h,4h";
+
+const DURATION_UNITS_MS: Record<string, number> = { "": 1000, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses `"0,5s,5m,2h"` into milliseconds; a bare number means seconds, `ms` milliseconds. */
+export function parseDurationList(value: string): number[] | null {
+  const parts = value.split(",").map((part) => part.trim());
+  const result: number[] = [];
+  for (const part of parts) {
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(part);
+    if (!match) return null;
+    const unit = match[2] ?? "";
+    const ms = unit === "ms" ? Number(match[1]) : Number(match[1]) * DURATION_UNITS_MS[unit];
+    if (!Number.isFinite(ms) || ms > 7 * 24 * 3_600_000) return null;
+    result.push(Math.round(ms));
+  }
+  return result.length > 0 && result.length <= 50 ? result : null;
+}
+
+const url = z.string().refine((value) => {
+  try {
+    const parsed = new URL(value);
+    return (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.search === "";
+  } catch {
+    return false;
+  }
+}, "must be an absolute http:// or https:// URL without a query");
+
+const databaseUrl = z.string().refine(
+  (value) => /^(file:|https?:\/\/|libsql:\/\/|wss?:\/\/)/.test(value),
+  "must start with file:, http://, https://, libsql:// or ws(s)://",
+);
+
+const port = z.string().regex(/^\d+$/, "must be a whole number between 1 and 65535")
+  .transform(Number).refine(
+    (value) => value >= 1 && value <= 65535,
+    "must be a whole number between 1 and 65535",
+  );
+
+const EnvSchema = z.object({
+  PAYSTEAD_ENV: z.enum(ENVIRONMENTS, "must be sandbox or production").optional(),
+  PORT: port.optional(),
+  LISTEN_HOST: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1, "must not be empty").optional(),
+  DATABASE_URL: databaseUrl.optional(),
+  ACCOUNTS_DATABASE_URL: databaseUrl.optional(),
+  PUBLIC_URL: url.optional(),
+  SANDBOX_PUBLIC_URL: url.optional(),
+  PRODUCTION_PUBLIC_URL: url.optional(),
+  QUICKSTART_ACCESS: z.enum(["plan", "role"], "must be plan or role").optional(),
+  WEBHOOK_RETRY_SCHEDULE: z.string().refine(
+    (value) => parseDurationList(value) !== null,
+    "must be a comma-separated list of durations such as 0,5s,5m,2h (at most 50, each up to 7 days)",
+  ).optional(),
+  RATE_LIMIT_PER_SECOND: z.string().regex(/^\d+$/, "must be a positive whole number")
+    .transform(Number).refine((value) => value >= 1, "must be a positive whole number")
+    .optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, "must be debug, info, warn or error").optional(),
+});
+
+const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
+
+function trimSlash(value: string): string {
+  return value.replace(/\/+$/, "");
+}
+
+function describeIssue(issue: z.core.$ZodIssue, raw: Record<string, string | undefined>): string {
+  const name = String(issue.path[0] ?? "configuration");
+  const value = raw[name];
+  return `Invalid configuration: ${name} ${issue.message}` +
+    (value === undefined ? "." : ` (got ${JSON.stringify(value)}).`);
+}
+
+/** Builds the configuration from environment variables and flags; throws `ConfigError` on a bad value. */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  flags: ConfigFlags = {},
+): Config {
+  const raw: Record<string, string | undefined> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const value = env[name];
+    if (value !== undefined && value !== "") raw[name] = value;
+  }
+  if (flags.env !== undefined) raw.PAYSTEAD_ENV = flags.env;
+  if (flags.port !== undefined) raw.PORT = flags.port;
+  if (flags.dataDir !== undefined) raw.DATA_DIR = flags.dataDir;
+
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(describeIssue(parsed.error.issues[0], raw));
+  const vars = parsed.data;
+
+  const environment = vars.PAYSTEAD_ENV ?? "sandbox";
+  const portNumber = vars.PORT ?? DEFAULT_PORTS[environment];
+  const dataDir = trimSlash(vars.DATA_DIR ?? "./data") || "/";
+  const publicUrl = trimSlash(vars.PUBLIC_URL ?? `http://localhost:${portNumber}`);
+  const otherDefault = (env: Environment) =>
+    env === environment ? publicUrl : `http://localhost:${DEFAULT_PORTS[env]}`;
+  const schedule = vars.WEBHOOK_RETRY_SCHEDULE ??
+    (environment === "sandbox" ? SANDBOX_RETRY_SCHEDULE : CONTRACT_RETRY_SCHEDULE);
+
+  return {
+    environment,
+    port: portNumber,
+    listenHost: vars.LISTEN_HOST ?? "0.0.0.0",
+    dataDir,
+    databaseUrl: vars.DATABASE_URL ?? `file:${dataDir}/${environment}.db`,
+    accountsDatabaseUrl: vars.ACCOUNTS_DATABASE_URL ?? `file:${dataDir}/accounts.db`,
+    publicUrl,
+    sandboxPublicUrl: trimSlash(vars.SANDBOX_PUBLIC_URL ?? otherDefault("sandbox")),
+    productionPublicUrl: trimSlash(vars.PRODUCTION_PUBLIC_URL ?? otherDefault("production")),
+    quickstartAccess: vars.QUICKSTART_ACCESS ?? "role",
+    webhookRetryScheduleMs: parseDurationList(schedule)!,
+    rateLimitPerSecond: vars.RATE_LIMIT_PER_SECOND ?? 100,
+    logLevel: vars.LOG_LEVEL ?? "info",
+  };
+}
+
+/** The public API host of an environment, as this process knows it. */
+export function publicUrlOf(config: Config, environment: Environment): string {
+  return environment === "sandbox" ? config.sandboxPublicUrl : config.productionPublicUrl;
+}

@@ -1,0 +1,226 @@
+import { createHash } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Store } from "../db/client.ts";
+import {
+  completeIdempotencyKey,
+  deleteIdempotencyKey,
+  deleteIdempotencyKeyRow,
+  deleteIdempotencyKeysBefore,
+  findIdempotencyKey,
+  insertIdempotencyKey,
+  relockIdempotencyKey,
+} from "../db/idempotency_keys.ts";
+import type { EnvironmentSchema } from "../db/schema.ts";
+import type { Clock } from "./clock.ts";
+import type { EnvironmentWrite } from "./context.ts";
+import { ApiError } from "./errors.ts";
+import type { ScheduledJob } from "./scheduler.ts";
+
+/** How long a key is remembered. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** How long a request holds its key; past it, a crashed request's key can be taken over. */
+const LEASE_MS = 60_000;
+/** How long the request's write may wait for its response to be rendered. */
+const HOLD_TIMEOUT_MS = 10_000;
+
+/** A response as stored for replay. */
+export interface StoredResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value).sort().map((key) =>
+      `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`
+    );
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Identifies a request by method, path and body (key order does not matter). */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash("sha256").update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest("hex");
+}
+
+/** The outcome of presenting a key: run the request, or replay what it answered before. */
+export type Claim =
+  | { kind: "claimed"; id: number; lockedUntil: number }
+  | { kind: "replay"; response: StoredResponse };
+
+/** Claims `key` for a request, or returns the stored response, or throws 409. */
+export function claimIdempotencyKey(
+  store: Store<EnvironmentSchema>,
+  input: { orgId: number; key: string; fingerprint: string; now: number },
+): Promise<Claim> {
+  const { orgId, key, fingerprint, now } = input;
+  const lockedUntil = now + LEASE_MS;
+  // NOTE: the claim is its own write transaction, so of concurrent identical requests (in this
+  // process or another over the same database) exactly one inserts the row; the rest see it.
+  return store.write(async (trx) => {
+    let row = await findIdempotencyKey(trx, orgId, key);
+    if (row && row.created_at <= now - IDEMPOTENCY_TTL_MS) {
+      await deleteIdempotencyKeyRow(trx, row.id);
+      row = undefined;
+    }
+    if (!row) {
+      const inserted = await insertIdempotencyKey(trx, {
+        org_id: orgId,
+        key,
+        fingerprint,
+        locked_until: lockedUntil,
+        created_at: now,
+      });
+      return { kind: "claimed", id: inserted.id, lockedUntil };
+    }
+    if (row.fingerprint !== fingerprint) {
+      throw new ApiError(
+        "idempotency_key_reused",
+        "This Idempotency-Key was used with a different request; use a new key for a new request.",
+      );
+    }
+    if (row.status === "COMPLETED") {
+      return {
+        kind: "replay",
+        response: {
+          status: row.response_status!,
+          contentType: row.response_content_type!,
+          body: row.response_body!,
+        },
+      };
+    }
+    if (row.locked_until > now) {
+      throw new ApiError(
+        "idempotency_key_in_use",
+        "A request with this Idempotency-Key is still running; retry after it finishes.",
+      );
+    }
+    // The request that held the key died before committing anything (see IdempotentRequest).
+    await relockIdempotencyKey(trx, row.id, lockedUntil);
+    return { kind: "claimed", id: row.id, lockedUntil };
+  });
+}
+
+interface HeldWrite {
+  respond(response: StoredResponse | null): void;
+  committed: Promise<unknown>;
+}
+
+/**
+ * One request running under a claimed key. Its single write transaction stays open until the
+ * response is known, and the response is stored in that same transaction: the change and its
+ * replayable answer commit together or not at all. A crash before that commit leaves the key
+ * in flight with nothing changed, so once the lease ends a retry safely runs again.
+ */
+export class IdempotentRequest {
+  readonly #store: Store<EnvironmentSchema>;
+  readonly #claim: { id: number; lockedUntil: number };
+  #held: HeldWrite | null = null;
+
+  constructor(store: Store<EnvironmentSchema>, claim: { id: number; lockedUntil: number }) {
+    this.#store = store;
+    this.#claim = claim;
+  }
+
+  /** The write function the request's services use instead of the store's. */
+  readonly write: EnvironmentWrite = <T>(
+    work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
+  ): Promise<T> => {
+    if (this.#held) {
+      // A second write would wait for the first, which waits for the response: a deadlock.
+      return Promise.reject(new Error("A request under an Idempotency-Key may write only once."));
+    }
+    let resolveResult!: (value: T) => void;
+    let rejectResult!: (reason: unknown) => void;
+    const result = new Promise<T>((resolve, reject) => {
+      resolveResult = resolve;
+      rejectResult = reject;
+    });
+    let respond!: (response: StoredResponse | null) => void;
+    const response = new Promise<StoredResponse | null>((resolve) => (respond = resolve));
+    const committed = this.#store.write(async (trx) => {
+      let value: T;
+      try {
+        value = await work(trx);
+      } catch (error) {
+        rejectResult(error);
+        throw error;
+      }
+      resolveResult(value);
+      const stored = await withTimeout(response, HOLD_TIMEOUT_MS);
+      if (stored === null) throw new RequestFailedAfterWrite();
+      const holding = await completeIdempotencyKey(
+        trx,
+        this.#claim.id,
+        this.#claim.lockedUntil,
+        stored,
+      );
+      if (!holding) {
+        throw new ApiError(
+          "idempotency_key_in_use",
+          "This request took longer than its Idempotency-Key lease and was superseded.",
+        );
+      }
+      return value;
+    });
+    committed.catch(rejectResult);
+    this.#held = { respond, committed };
+    return result;
+  };
+
+  /**
+   * Ends the request with its response: a successful one commits with the write; a failed one
+   * undoes the write. A request that changed nothing releases its key.
+   */
+  async finish(response: StoredResponse): Promise<void> {
+    const held = this.#held;
+    if (held && response.status < 400) {
+      held.respond(response);
+      await held.committed;
+      return;
+    }
+    if (held) {
+      held.respond(null);
+      await held.committed.catch(() => {});
+    }
+    await this.#store.write((trx) =>
+      deleteIdempotencyKey(trx, this.#claim.id, this.#claim.lockedUntil)
+    );
+  }
+}
+
+class RequestFailedAfterWrite extends Error {
+  constructor() {
+    super("The request failed after writing; its write is undone.");
+    this.name = "RequestFailedAfterWrite";
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`No response within ${ms} ms of the write.`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Forgets keys older than the 24 hours they are kept. */
+export function idempotencyCleanupJob(store: Store<EnvironmentSchema>, clock: Clock): ScheduledJob {
+  return {
+    name: "idempotency-cleanup",
+    async run(now) {
+      while (
+        await store.write((trx) =>
+          deleteIdempotencyKeysBefore(trx, now - IDEMPOTENCY_TTL_MS, 500)
+        ) === 500
+      ) {
+        // keep deleting in small transactions so API writes interleave
+      }
+      return clock.now() + 3_600_000;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { customAlphabet } from "nanoid";
+
+/** Prefixes of every public identifier; the prefix tells a reader what the id names. */
+export const ID_PREFIXES = {
+  offer: "qr",
+  payment: "pay",
+  checkoutSession: "cs",
+  refund: "re",
+  subscription: "sub",
+  event: "evt",
+  webhookEndpoint: "we",
+  apiKey: "key",
+  request: "req",
+  organisation: "org",
+  user: "usr",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** 24 base62 characters carry about 143 random bits. */
+export const RANDOM_ID_LENGTH = 24;
+const randomBase62 = customAlphabet(BASE62, RANDOM_ID_LENGTH);
+
+/** Returns a new random identifier such as `pay_4f9T...`. */
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${randomBase62()}`;
+}
+
+/** Returns a random base62 string of the given length, for secrets and tokens. */
+export function randomToken(length: number): string {
+  return customAlphabet(BASE62, length)();
+}
+
+/** Tells whether `value` has the shape of an identifier of `kind`. */
+export function isId(kind: IdKind, value: string): boolean {
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && /^[0-9A-Za-z]{22,64}$/.test(value.slice(prefix.length));
+}

@@ -1,0 +1,281 @@
+import type { Kysely } from "kysely";
+import { findOffer } from "../../db/offers.ts";
+import {
+  findPayment,
+  findPaymentByPublicId,
+  insertPayment,
+  listPayments as listPaymentRows,
+  type PaymentRecord,
+  transitionPayment,
+} from "../../db/payments.ts";
+import type { EnvironmentSchema, PaymentsTable } from "../../db/schema.ts";
+import { toIso } from "../clock.ts";
+import type { OrgContext, Services } from "../context.ts";
+import { ApiError, notFound } from "../errors.ts";
+import { recordEvent } from "../events.ts";
+import { newId } from "../ids.ts";
+import { pageAfter } from "../pagination.ts";
+import type { FailureCode } from "../providers/mod.ts";
+import type { Page } from "../schemas.ts";
+import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from "./schemas.ts";
+import {
+  canTransition,
+  isFinal,
+  MILESTONE_COLUMN,
+  type PaymentStatus,
+  TRANSITION_EVENT,
+} from "./status.ts";
+
+export type { PaymentRecord };
+
+/** The scheduled job that expires payments and fails timed-out ones (see jobs.ts). */
+export const PAYMENT_DEADLINES_JOB = "payment-deadlines";
+
+/** The hosted page of a payment. */
+export function paymentUrl(publicUrl: string, paymentId: string): string {
+  return `${publicUrl}/pay/${paymentId}`;
+}
+
+/** The API form of a payment. */
+export function toPayment(row: PaymentRecord, publicUrl: string): Payment {
+  return {
+    paymentId: row.public_id,
+    qrId: row.qr_id,
+    status: row.status as PaymentStatus,
+    amount: row.amount,
+    currency: row.currency,
+    quantity: row.quantity,
+    amountRefunded: row.amount_refunded,
+    customer: { email: row.customer_email, name: row.customer_name },
+    paymentUrl: paymentUrl(publicUrl, row.public_id),
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    expiresAt: toIso(row.expires_at),
+    failureCode: row.failure_code as FailureCode | null,
+    metadata: JSON.parse(row.metadata),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+function requireHttpsInProduction(services: Services, url: string | undefined, param: string) {
+  if (url !== undefined && services.environment === "production" && !url.startsWith("https://")) {
+    throw new ApiError("parameter_invalid", `${param} must be an https:// URL in production.`, {
+      param,
+    });
+  }
+}
+
+/**
+ * Moves a payment to `to` if it is still in the status it was read in, and writes the event of
+ * the change in the same transaction. Returns undefined if another change got there first.
+ */
+export async function transition(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  payment: PaymentRecord,
+  to: Exclude<PaymentStatus, "PENDING">,
+  now: number,
+  changes: Partial<Pick<PaymentsTable, "failure_code" | "processing_deadline_at">> = {},
+): Promise<PaymentRecord | undefined> {
+  const from = payment.status as PaymentStatus;
+  if (!canTransition(from, to)) return undefined;
+  const updated = await transitionPayment(trx, payment.id, from, to, {
+    ...changes,
+    [MILESTONE_COLUMN[to]]: now,
+    updated_at: now,
+  });
+  if (!updated) return undefined;
+  const record: PaymentRecord = { ...updated, qr_id: payment.qr_id };
+  await recordEvent(trx, {
+    orgId: record.org_id,
+    type: TRANSITION_EVENT[to],
+    environment: services.environment,
+    createdAt: now,
+    data: toPayment(record, services.config.publicUrl),
+  });
+  return record;
+}
+
+/** Creates a hosted payment for an offer; writes `payment.created`. */
+export async function createPayment(
+  ctx: OrgContext,
+  input: CreatePaymentRequest,
+): Promise<PaymentRecord> {
+  requireHttpsInProduction(ctx.services, input.successUrl, "successUrl");
+  requireHttpsInProduction(ctx.services, input.cancelUrl, "cancelUrl");
+  const now = ctx.now();
+  const payment = await ctx.write(async (trx) => {
+    const offer = await findOffer(trx, ctx.orgId, input.qrId);
+    if (!offer) throw notFound("offer", input.qrId, "qrId");
+    if (offer.active !== 1) {
+      throw new ApiError("offer_inactive", `The offer '${input.qrId}' is no longer active.`, {
+        param: "qrId",
+      });
+    }
+    const row = await insertPayment(trx, {
+      public_id: newId("payment"),
+      org_id: ctx.orgId,
+      offer_id: offer.id,
+      status: "PENDING",
+      amount: offer.amount * input.quantity,
+      currency: offer.currency,
+      quantity: input.quantity,
+      amount_refunded: 0,
+      customer_email: input.customer?.email?.toLowerCase() ?? null,
+      customer_name: input.customer?.name ?? null,
+      success_url: input.successUrl ?? null,
+      cancel_url: input.cancelUrl ?? null,
+      failure_code: null,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      expires_at: now + input.expiresInMinutes * 60_000,
+      processing_deadline_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    const record: PaymentRecord = { ...row, qr_id: offer.public_id };
+    await recordEvent(trx, {
+      orgId: ctx.orgId,
+      type: "payment.created",
+      environment: ctx.services.environment,
+      createdAt: now,
+      data: toPayment(record, ctx.services.config.publicUrl),
+    });
+    return record;
+  });
+  ctx.services.scheduler.wake(PAYMENT_DEADLINES_JOB, payment.expires_at);
+  return payment;
+}
+
+/** Gets one of the organisation's payments or throws 404. */
+export async function getPayment(ctx: OrgContext, paymentId: string): Promise<PaymentRecord> {
+  const row = await findPayment(ctx.db, ctx.orgId, paymentId);
+  if (!row) throw notFound("payment", paymentId, "paymentId");
+  return row;
+}
+
+/** Lists the organisation's payments newest first, by status and offer. */
+export function listPayments(
+  ctx: OrgContext,
+  query: ListPaymentsQuery,
+): Promise<Page<PaymentRecord>> {
+  return pageAfter(
+    query,
+    (paymentId) => findPayment(ctx.db, ctx.orgId, paymentId),
+    (beforeId, limit) =>
+      listPaymentRows(ctx.db, ctx.orgId, {
+        status: query.status,
+        qrId: query.qrId,
+        beforeId,
+        limit,
+      }),
+  );
+}
+
+/** Throws the 409 that says why a payment can no longer be paid or canceled. */
+export function assertPayable(payment: PaymentRecord, now: number): void {
+  const status = payment.status as PaymentStatus;
+  if (isFinal(status)) {
+    throw new ApiError(
+      "payment_already_final",
+      `The payment '${payment.public_id}' is already ${status}; a final payment never changes.`,
+    );
+  }
+  if (status === "PROCESSING") {
+    throw new ApiError(
+      "payment_processing",
+      `The payment '${payment.public_id}' is being processed; wait for its result.`,
+    );
+  }
+  if (payment.expires_at <= now) {
+    throw new ApiError(
+      "payment_expired",
+      `The payment '${payment.public_id}' expired at ${toIso(payment.expires_at)}.`,
+    );
+  }
+}
+
+/** Cancels a pending payment; writes `payment.canceled`. */
+export function cancelPayment(ctx: OrgContext, paymentId: string): Promise<PaymentRecord> {
+  return ctx.write(async (trx) => {
+    const payment = await findPayment(trx, ctx.orgId, paymentId);
+    if (!payment) throw notFound("payment", paymentId, "paymentId");
+    const now = ctx.now();
+    assertPayable(payment, now);
+    const canceled = await transition(trx, ctx.services, payment, "CANCELED", now);
+    if (!canceled) throw new Error("A pending payment read in this transaction changed status.");
+    return canceled;
+  });
+}
+
+/**
+ * Takes a payment with an instant-payment code through the provider: PENDING -> PROCESSING ->
+ * SUCCEEDED | FAILED, or PROCESSING with a deadline when the provider has no answer yet. The
+ * provider is asked outside the transaction; the result is applied with compare-and-set, so of
+ * two concurrent attempts one wins and the other gets 409.
+ */
+export async function payWithCode(
+  services: Services,
+  payment: PaymentRecord,
+  code: string,
+  write: OrgContext["write"],
+  now: () => number,
+): Promise<PaymentRecord> {
+  assertPayable(payment, now());
+  const result = await services.provider.authorize({
+    paymentId: payment.public_id,
+    amount: payment.amount,
+    currency: payment.currency,
+    code,
+  });
+  const updated = await write(async (trx) => {
+    const at = now();
+    const processing = await transition(trx, services, payment, "PROCESSING", at, {
+      processing_deadline_at: result.status === "PROCESSING" ? at + result.timeoutMs : null,
+    });
+    if (!processing) {
+      const current = await findPayment(trx, payment.org_id, payment.public_id);
+      assertPayable(current!, at);
+      throw new ApiError("state_conflict", "The payment changed while it was being paid.");
+    }
+    if (result.status === "PROCESSING") return processing;
+    const final = await transition(trx, services, processing, result.status, at, {
+      failure_code: result.status === "FAILED" ? result.failureCode : null,
+      processing_deadline_at: null,
+    });
+    return final!;
+  });
+  if (updated.processing_deadline_at !== null) {
+    services.scheduler.wake(PAYMENT_DEADLINES_JOB, updated.processing_deadline_at);
+  }
+  return updated;
+}
+
+/** The sandbox "complete" operation: pays one of the organisation's payments with a test code. */
+export async function completePayment(
+  ctx: OrgContext,
+  paymentId: string,
+  code: string,
+): Promise<PaymentRecord> {
+  requireSandbox(ctx.services);
+  const payment = await getPayment(ctx, paymentId);
+  return payWithCode(ctx.services, payment, code, ctx.write, ctx.now);
+}
+
+/** Throws 403 `sandbox_only` outside the sandbox. */
+export function requireSandbox(services: Services): void {
+  if (services.environment !== "sandbox") {
+    throw new ApiError(
+      "sandbox_only",
+      `This operation exists only in the sandbox; call it on the sandbox API host (${services.config.sandboxPublicUrl}).`,
+    );
+  }
+}
+
+/** Finds a payment by id for the public hosted page, whatever its organisation. */
+export function findPublicPayment(
+  services: Services,
+  paymentId: string,
+): Promise<PaymentRecord | undefined> {
+  return findPaymentByPublicId(services.store.db, paymentId);
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { FAILURE_CODES } from "../providers/mod.ts";
+import { HttpUrl, ListQuery, Metadata, Timestamp } from "../schemas.ts";
+import { PAYMENT_STATUSES } from "./status.ts";
+
+export const Customer = z.strictObject({
+  email: z.email().max(254).optional().meta({ example: "ada@example.com" }),
+  name: z.string().trim().min(1).max(200).optional().meta({ example: "Ada Lovelace" }),
+}).meta({ id: "CustomerInput" });
+
+export const CreatePaymentRequest = z.strictObject({
+  qrId: z.string().min(1).max(100).meta({ description: "The offer to pay for." }),
+  quantity: z.int().min(1).max(1000).default(1),
+  customer: Customer.optional(),
+  successUrl: HttpUrl.optional().meta({ description: "Where the customer goes after paying." }),
+  cancelUrl: HttpUrl.optional().meta({ description: "Where the customer goes on cancel." }),
+  expiresInMinutes: z.int().min(1).max(1440).default(30).meta({
+    description: "How long the payment link stays payable, 1 to 1440 minutes.",
+  }),
+  metadata: Metadata.optional(),
+}).meta({ id: "CreatePaymentRequest" });
+export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
+
+export const CompleteRequest = z.strictObject({
+  code: z.string().regex(/^\d{6}$/, "must be exactly 6 digits").meta({
+    description: "A sandbox test instant-payment code, e.g. 777123.",
+    example: "777123",
+  }),
+}).meta({ id: "CompleteRequest" });
+export type CompleteRequest = z.infer<typeof CompleteRequest>;
+
+export const ListPaymentsQuery = ListQuery.extend({
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  qrId: z.string().max(100).optional().meta({ description: "Only payments for this offer." }),
+});
+export type ListPaymentsQuery = z.infer<typeof ListPaymentsQuery>;
+
+export const Payment = z.strictObject({
+  paymentId: z.string().meta({ example: "pay_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+  qrId: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  amount: z.int(),
+  currency: z.string(),
+  quantity: z.int(),
+  amountRefunded: z.int(),
+  customer: z.strictObject({ email: z.string().nullable(), name: z.string().nullable() }),
+  paymentUrl: z.string().meta({ description: "The hosted page where the customer pays." }),
+  successUrl: z.string().nullable(),
+  cancelUrl: z.string().nullable(),
+  expiresAt: Timestamp,
+  failureCode: z.enum(FAILURE_CODES).nullable(),
+  metadata: z.record(z.string(), z.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}).meta({ id: "Payment", description: "A customer payment for an offer." });
+export type Payment = z.infer<typeof Payment>;

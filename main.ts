@@ -1,0 +1,185 @@
+import { parseArgs } from "node:util";
+import { backupDatabase } from "./db/client.ts";
+import { findOrganisationBySlug } from "./db/organisations.ts";
+import { createOrganisation, createUser, setOrganisationPlan } from "./lib/accounts.ts";
+import { createApiKey } from "./lib/api_keys.ts";
+import { type Config, ConfigError, type ConfigFlags, loadConfig } from "./lib/config.ts";
+import { ApiError } from "./lib/errors.ts";
+import { closeDatabases, openDatabases, serve } from "./server.ts";
+
+const USAGE = `Usage: paystead <command> [options]
+
+Commands:
+  serve [--env sandbox|production] [--port N] [--data-dir DIR]
+                                    serve one environment (API, panel, checkout)
+  migrate                           apply database migrations and exit
+  org create --slug S --name N --plan FREE|BASIC|PRO|ENTERPRISE
+  org set-plan --slug S --plan P
+  user create --org S --email E --role OWNER|ADMIN|MEMBER [--name N]
+                                    prints a one-time password
+  key create --org S [--env E] [--name N]
+                                    prints the key's secret, once
+  backup --out FILE [--database environment|accounts]
+                                    consistent copy while the server runs
+
+Every command takes --env and --data-dir; settings come from environment variables
+(PAYSTEAD_ENV, PORT, DATA_DIR, DATABASE_URL, ACCOUNTS_DATABASE_URL, PUBLIC_URL, ...).`;
+
+/** A mistake in how the command was called; printed with the usage. */
+class UsageError extends Error {}
+
+const OPTIONS = {
+  env: { type: "string" },
+  port: { type: "string" },
+  "data-dir": { type: "string" },
+  slug: { type: "string" },
+  name: { type: "string" },
+  plan: { type: "string" },
+  org: { type: "string" },
+  email: { type: "string" },
+  role: { type: "string" },
+  out: { type: "string" },
+  database: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Options = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>["values"];
+
+function required(options: Options, name: keyof Options): string {
+  const value = options[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+async function withDatabases<T>(
+  config: Config,
+  work: (databases: Awaited<ReturnType<typeof openDatabases>>) => Promise<T>,
+): Promise<T> {
+  const databases = await openDatabases(config);
+  try {
+    return await work(databases);
+  } finally {
+    await closeDatabases(databases);
+  }
+}
+
+async function run(words: string[], options: Options, config: Config): Promise<void> {
+  const command = words.join(" ");
+  const now = Date.now();
+  switch (command) {
+    case "serve":
+      return await serve(config);
+    case "migrate":
+      await withDatabases(config, () => Promise.resolve());
+      console.log(`Migrated ${config.accountsDatabaseUrl} and ${config.databaseUrl}.`);
+      return;
+    case "org create": {
+      const org = await withDatabases(config, ({ accounts }) =>
+        createOrganisation(accounts, {
+          slug: required(options, "slug"),
+          name: required(options, "name"),
+          plan: required(options, "plan"),
+        }, now));
+      console.log(`Created organisation '${org.slug}' (${org.name}) on plan ${org.plan}.`);
+      return;
+    }
+    case "org set-plan": {
+      const org = await withDatabases(
+        config,
+        ({ accounts }) =>
+          setOrganisationPlan(accounts, required(options, "slug"), required(options, "plan"), now),
+      );
+      console.log(`Organisation '${org.slug}' is now on plan ${org.plan}.`);
+      return;
+    }
+    case "user create": {
+      const created = await withDatabases(config, ({ accounts }) =>
+        createUser(accounts, {
+          orgSlug: required(options, "org"),
+          email: required(options, "email"),
+          role: required(options, "role"),
+          name: options.name,
+        }, now));
+      console.log(`Created ${created.role} ${created.user.email} in '${options.org}'.`);
+      console.log(
+        `One-time password (choose a new one at first sign-in): ${created.oneTimePassword}`,
+      );
+      return;
+    }
+    case "key create": {
+      const slug = required(options, "org");
+      const key = await withDatabases(config, async ({ accounts, store }) => {
+        const org = await findOrganisationBySlug(accounts.db, slug);
+        if (!org) throw new ApiError("resource_not_found", `No organisation with slug '${slug}'.`);
+        return createApiKey(store, {
+          orgId: org.id,
+          name: options.name ?? "CLI key",
+          environment: config.environment,
+          now,
+        });
+      });
+      console.log(`Created ${config.environment} API key ${key.record.public_id} for '${slug}'.`);
+      console.log(`Secret (shown once, store it now): ${key.secret}`);
+      return;
+    }
+    case "backup": {
+      const out = required(options, "out");
+      const database = options.database ?? "environment";
+      if (database !== "environment" && database !== "accounts") {
+        throw new UsageError("--database must be environment or accounts.");
+      }
+      const url = database === "accounts" ? config.accountsDatabaseUrl : config.databaseUrl;
+      await backupDatabase(url, out);
+      console.log(`Wrote a consistent copy of ${url} to ${out}.`);
+      return;
+    }
+    default:
+      throw new UsageError(command === "" ? "No command given." : `Unknown command '${command}'.`);
+  }
+}
+
+/** Runs the CLI with `args`; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values: options, positionals } = parsed;
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    const flags: ConfigFlags = {
+      env: options.env,
+      port: options.port,
+      dataDir: options["data-dir"],
+    };
+    const config = loadConfig(Deno.env.toObject(), flags);
+    await run(positionals, options, config);
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 2;
+    }
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      console.error(`Error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

@@ -1,0 +1,72 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import type { ApiKeyAuthenticator } from "../../lib/api_keys.ts";
+import type { Services } from "../../lib/context.ts";
+import { ApiError } from "../../lib/errors.ts";
+import type { AppEnv } from "../env.ts";
+import { apiAuth } from "../middleware/api_auth.ts";
+import { idempotency } from "../middleware/idempotency.ts";
+import { jsonBody } from "../middleware/json_body.ts";
+import { events } from "./events.ts";
+import { offers } from "./offers.ts";
+import { createApiRouter } from "./openapi.ts";
+import { payments, paymentsAlias } from "./payments.ts";
+
+/** Request bodies are capped at 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const limitBody = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new ApiError("body_too_large", "The request body is larger than 1 MiB.");
+  },
+});
+
+/** The merchant API: `/api/v1/...`, `POST /payments` and the OpenAPI document. */
+export function createApi(
+  services: Services,
+  authenticator: ApiKeyAuthenticator,
+): OpenAPIHono<AppEnv> {
+  const authenticated = [
+    limitBody,
+    apiAuth(services, authenticator),
+    jsonBody,
+    idempotency(services),
+  ] as const;
+
+  const v1 = createApiRouter();
+  v1.use("*", ...authenticated);
+  v1.route("/qr", offers);
+  v1.route("/payments", payments);
+  v1.route("/events", events);
+
+  // Only this one path: a "*" middleware mounted at the root would guard every other page too.
+  const alias = createApiRouter();
+  alias.use("/payments", ...authenticated);
+  alias.route("/", paymentsAlias);
+
+  const api = createApiRouter();
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key of this environment: `sk_sandbox_...` or `sk_production_...`.",
+  });
+  let document: unknown;
+  api.get("/api/v1/openapi.json", (c) => {
+    document ??= api.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: {
+        title: "Paystead API",
+        version: "1",
+        description: `The ${services.environment} environment of Paystead: offers, hosted ` +
+          "payments, checkout sessions, events and webhooks.",
+      },
+      servers: [{ url: services.config.publicUrl, description: services.environment }],
+      security: [{ bearerAuth: [] }],
+    });
+    return c.json(document);
+  });
+  api.route("/api/v1", v1);
+  api.route("/", alias);
+  return api;
+}

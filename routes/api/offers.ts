@@ -1,0 +1,120 @@
+import { createRoute } from "@hono/zod-openapi";
+import QRCode from "qrcode";
+import { z } from "zod";
+import {
+  createOffer,
+  CreateOfferRequest,
+  getOffer,
+  listOffers,
+  ListOffersQuery,
+  Offer,
+  offerPayUrl,
+  toOffer,
+  updateOffer,
+  UpdateOfferRequest,
+} from "../../lib/offers.ts";
+import { listOf } from "../../lib/schemas.ts";
+import { createApiRouter, errors, idempotencyHeader, json, jsonBody } from "./openapi.ts";
+
+const tags = ["Offers"];
+const QrIdParam = z.object({
+  qrId: z.string().max(100).meta({ example: "qr_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+});
+
+/** `/api/v1/qr`: offers. */
+export const offers = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/",
+      operationId: "createOffer",
+      summary: "Create an offer",
+      tags,
+      request: { headers: idempotencyHeader, body: jsonBody(CreateOfferRequest) },
+      responses: {
+        201: { description: "The new offer.", ...json(Offer) },
+        ...errors(400, 401, 403, 409),
+      },
+    }),
+    async (c) => c.json(toOffer(await createOffer(c.var.ctx, c.req.valid("json"))), 201),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/",
+      operationId: "listOffers",
+      summary: "List offers",
+      tags,
+      request: { query: ListOffersQuery },
+      responses: {
+        200: { description: "Offers, newest first.", ...json(listOf(Offer, "OfferList")) },
+        ...errors(400, 401, 403),
+      },
+    }),
+    async (c) => {
+      const page = await listOffers(c.var.ctx, c.req.valid("query"));
+      return c.json({ data: page.data.map(toOffer), hasMore: page.hasMore }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{qrId}",
+      operationId: "getOffer",
+      summary: "Get an offer",
+      tags,
+      request: { params: QrIdParam },
+      responses: { 200: { description: "The offer.", ...json(Offer) }, ...errors(401, 403, 404) },
+    }),
+    async (c) => c.json(toOffer(await getOffer(c.var.ctx, c.req.valid("param").qrId)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "patch",
+      path: "/{qrId}",
+      operationId: "updateOffer",
+      summary: "Update or deactivate an offer",
+      description:
+        "Send `active: false` to deactivate: its QR code then shows 'no longer available'.",
+      tags,
+      request: { params: QrIdParam, body: jsonBody(UpdateOfferRequest) },
+      responses: {
+        200: { description: "The updated offer.", ...json(Offer) },
+        ...errors(400, 401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const offer = await updateOffer(c.var.ctx, c.req.valid("param").qrId, c.req.valid("json"));
+      return c.json(toOffer(offer), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{qrId}/code.svg",
+      operationId: "getOfferQrCode",
+      summary: "Get the offer's QR code",
+      description: "An SVG QR code of the offer's public pay URL `{base}/o/{qrId}`.",
+      tags,
+      request: { params: QrIdParam },
+      responses: {
+        200: { description: "The QR code.", content: { "image/svg+xml": { schema: z.string() } } },
+        ...errors(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const offer = await getOffer(c.var.ctx, c.req.valid("param").qrId);
+      const svg = await QRCode.toString(
+        offerPayUrl(c.var.ctx.services.config.publicUrl, offer.public_id),
+        {
+          type: "svg",
+          errorCorrectionLevel: "M",
+          margin: 2,
+        },
+      );
+      return c.body(svg, 200, {
+        "Content-Type": "image/svg+xml",
+        "Cache-Control": "private, max-age=300",
+      });
+    },
+  );

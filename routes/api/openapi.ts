@@ -1,0 +1,56 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { ErrorBody } from "../../lib/schemas.ts";
+import type { AppEnv } from "../env.ts";
+import { validationError } from "../errors.ts";
+
+/** A router for one API resource whose validation failures become the contract's 400. */
+export function createApiRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error, result.target);
+    },
+  });
+}
+
+/** A JSON content entry for a request or response. */
+export function json<T extends z.ZodType>(schema: T) {
+  return { content: { "application/json": { schema } } };
+}
+
+/** A required JSON request body. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, ...json(schema) };
+}
+
+/** An optional JSON body that must be an empty object when sent (no unknown fields). */
+export const emptyBody = { required: false, ...json(z.strictObject({})) };
+
+const ERROR_DESCRIPTIONS = {
+  400:
+    "Invalid request: malformed JSON, a failed validation (`param` names the field) or an unknown field.",
+  401: "Missing, unknown, revoked or expired API key, or a key of the other environment.",
+  403: "The organisation's plan or the caller's role does not allow this.",
+  404: "No such resource in this organisation.",
+  409: "The resource's state does not allow this, or an Idempotency-Key conflict.",
+} as const;
+
+/** The documented error responses of an operation. */
+export function errors<S extends keyof typeof ERROR_DESCRIPTIONS>(...statuses: S[]) {
+  return Object.fromEntries(
+    statuses.map((
+      status,
+    ) => [status, { description: ERROR_DESCRIPTIONS[status], ...json(ErrorBody) }]),
+  ) as unknown as Record<
+    S,
+    { description: string; content: { "application/json": { schema: typeof ErrorBody } } }
+  >;
+}
+
+/** The `Idempotency-Key` header every POST accepts. */
+export const idempotencyHeader = z.object({
+  "idempotency-key": z.string().min(1).max(255).optional().meta({
+    description:
+      "Makes a retry safe: the first response is replayed for 24 hours (Idempotent-Replayed: true).",
+  }),
+});

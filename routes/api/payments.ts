@@ -1,0 +1,156 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "zod";
+import {
+  cancelPayment,
+  completePayment,
+  createPayment,
+  getPayment,
+  listPayments,
+  toPayment,
+} from "../../lib/payments/mod.ts";
+import {
+  CompleteRequest,
+  CreatePaymentRequest,
+  ListPaymentsQuery,
+  Payment,
+} from "../../lib/payments/schemas.ts";
+import { listOf } from "../../lib/schemas.ts";
+import type { AppEnv } from "../env.ts";
+import {
+  createApiRouter,
+  emptyBody,
+  errors,
+  idempotencyHeader,
+  json,
+  jsonBody,
+} from "./openapi.ts";
+
+const tags = ["Payments"];
+const PaymentIdParam = z.object({
+  paymentId: z.string().max(100).meta({ example: "pay_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+});
+
+function createPaymentRoute(path: string, operationId: string, summary: string) {
+  return createRoute({
+    method: "post",
+    path,
+    operationId,
+    summary,
+    description:
+      "Creates a hosted payment link for an offer. `POST /payments` is the same operation.",
+    tags,
+    request: { headers: idempotencyHeader, body: jsonBody(CreatePaymentRequest) },
+    responses: {
+      201: { description: "The new payment, PENDING, with its paymentUrl.", ...json(Payment) },
+      ...errors(400, 401, 403, 404, 409),
+    },
+  });
+}
+
+const createPaymentV1 = createPaymentRoute("/", "createPayment", "Create a hosted payment link");
+
+const createPaymentHandler: RouteHandler<typeof createPaymentV1, AppEnv> = async (c) => {
+  const payment = await createPayment(c.var.ctx, c.req.valid("json"));
+  return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 201);
+};
+
+/** `POST /payments`: the specification's path for creating a hosted payment link. */
+export const paymentsAlias = createApiRouter().openapi(
+  createPaymentRoute(
+    "/payments",
+    "createPaymentAlias",
+    "Create a hosted payment link (short path)",
+  ),
+  createPaymentHandler as RouteHandler<ReturnType<typeof createPaymentRoute>, AppEnv>,
+);
+
+/** `/api/v1/payments`: hosted payments and the sandbox complete operation. */
+export const payments = createApiRouter()
+  .openapi(createPaymentV1, createPaymentHandler)
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/",
+      operationId: "listPayments",
+      summary: "List payments",
+      tags,
+      request: { query: ListPaymentsQuery },
+      responses: {
+        200: { description: "Payments, newest first.", ...json(listOf(Payment, "PaymentList")) },
+        ...errors(400, 401, 403),
+      },
+    }),
+    async (c) => {
+      const page = await listPayments(c.var.ctx, c.req.valid("query"));
+      const publicUrl = c.var.ctx.services.config.publicUrl;
+      return c.json({
+        data: page.data.map((row) => toPayment(row, publicUrl)),
+        hasMore: page.hasMore,
+      }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{paymentId}",
+      operationId: "getPayment",
+      summary: "Get a payment",
+      tags,
+      request: { params: PaymentIdParam },
+      responses: {
+        200: { description: "The payment.", ...json(Payment) },
+        ...errors(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const payment = await getPayment(c.var.ctx, c.req.valid("param").paymentId);
+      return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{paymentId}/cancel",
+      operationId: "cancelPayment",
+      summary: "Cancel a pending payment",
+      tags,
+      request: { headers: idempotencyHeader, params: PaymentIdParam, body: emptyBody },
+      responses: {
+        200: { description: "The canceled payment.", ...json(Payment) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const payment = await cancelPayment(c.var.ctx, c.req.valid("param").paymentId);
+      return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{paymentId}/complete",
+      operationId: "completePayment",
+      summary: "Complete a payment with a test code (sandbox)",
+      description: "Sandbox only (403 `sandbox_only` in production). `777xxx` succeeds; `500500` " +
+        "declines; `700701`/`700702`/`700703` fail as expired/canceled/already used; `600600` " +
+        "stays PROCESSING, then fails with `timeout`; any other 6 digits fail with `invalid_code`.",
+      tags: [...tags, "Sandbox"],
+      request: {
+        headers: idempotencyHeader,
+        params: PaymentIdParam,
+        body: jsonBody(CompleteRequest),
+      },
+      responses: {
+        200: { description: "The payment after the attempt.", ...json(Payment) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const payment = await completePayment(
+        c.var.ctx,
+        c.req.valid("param").paymentId,
+        c.req.valid("json").code,
+      );
+      return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 200);
+    },
+  );

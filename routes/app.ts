@@ -1,0 +1,74 @@
+import { Hono } from "hono";
+import type { Store } from "../db/client.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
+import { ApiKeyAuthenticator } from "../lib/api_keys.ts";
+import { type Clock, systemClock } from "../lib/clock.ts";
+import type { Config } from "../lib/config.ts";
+import type { Services } from "../lib/context.ts";
+import { ApiError } from "../lib/errors.ts";
+import { idempotencyCleanupJob } from "../lib/idempotency.ts";
+import { createLogger, type Logger } from "../lib/log.ts";
+import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
+import type { PaymentProvider } from "../lib/providers/mod.ts";
+import { SandboxProvider } from "../lib/providers/sandbox.ts";
+import { Scheduler } from "../lib/scheduler.ts";
+import { createApi } from "./api/mod.ts";
+import type { AppEnv } from "./env.ts";
+import { errorResponse, toApiError } from "./errors.ts";
+import { requestId } from "./middleware/request_id.ts";
+import { createMetrics, createOps } from "./ops.ts";
+
+/** What the app runs on. Tests pass temporary databases, a manual clock and no timers. */
+export interface AppDeps {
+  config: Config;
+  store: Store<EnvironmentSchema>;
+  accounts: Store<AccountsSchema>;
+  clock?: Clock;
+  provider?: PaymentProvider;
+  log?: Logger;
+  /** Whether the scheduler sets its own timers (the server) or waits to be called (tests). */
+  timers?: boolean;
+}
+
+/** A built app: the Hono app and the services behind it. */
+export interface PaysteadApp {
+  app: Hono<AppEnv>;
+  services: Services;
+  authenticator: ApiKeyAuthenticator;
+}
+
+/** Builds the whole HTTP app (API, operational endpoints) on the given dependencies. */
+export function createApp(deps: AppDeps): PaysteadApp {
+  const clock = deps.clock ?? systemClock;
+  const log = deps.log ?? createLogger(deps.config.logLevel);
+  const scheduler = new Scheduler({ clock, log, timers: deps.timers ?? false });
+  const services: Services = {
+    config: deps.config,
+    environment: deps.config.environment,
+    store: deps.store,
+    accounts: deps.accounts,
+    clock,
+    provider: deps.provider ?? new SandboxProvider(),
+    scheduler,
+    log,
+  };
+  scheduler.register(paymentDeadlinesJob(services));
+  scheduler.register(idempotencyCleanupJob(deps.store, clock));
+
+  const authenticator = new ApiKeyAuthenticator(services);
+  const metrics = createMetrics();
+  const app = new Hono<AppEnv>();
+  app.use("*", requestId);
+  app.use("*", metrics.middleware);
+  app.use("/api/*", async (c, next) => {
+    await next();
+    if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
+  });
+  app.route("/", createOps(services, metrics.printMetrics));
+  app.route("/", createApi(services, authenticator));
+  app.notFound((c) =>
+    errorResponse(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
+  );
+  app.onError((error, c) => errorResponse(c, toApiError(error, log, c.get("requestId"))));
+  return { app, services, authenticator };
+}

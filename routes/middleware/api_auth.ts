@@ -1,0 +1,17 @@
+import type { MiddlewareHandler } from "hono";
+import type { ApiKeyAuthenticator } from "../../lib/api_keys.ts";
+import { orgContext, type Services } from "../../lib/context.ts";
+import type { AppEnv } from "../env.ts";
+
+/** Authenticates the API key and scopes the request to its organisation. */
+export function apiAuth(
+  services: Services,
+  authenticator: ApiKeyAuthenticator,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = await authenticator.authenticate(c.req.header("authorization"));
+    c.set("principal", principal);
+    c.set("ctx", orgContext(services, principal.orgId));
+    await next();
+  };
+}

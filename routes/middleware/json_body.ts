@@ -1,0 +1,58 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../../lib/errors.ts";
+import type { AppEnv } from "../env.ts";
+
+const MAX_DEPTH = 32;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function tooDeep(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (depth >= MAX_DEPTH) return true;
+  for (const child of Object.values(value)) if (tooDeep(child, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * Reads a JSON request body once, with errors a person can act on: wrong content type (415),
+ * invalid UTF-8, invalid JSON or nesting deeper than 32 levels (400). The parsed value is
+ * handed to the route validators through hono's body cache.
+ */
+export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method !== "POST" && c.req.method !== "PUT" && c.req.method !== "PATCH") {
+    return next();
+  }
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  if (raw.byteLength === 0) return next();
+  const contentType = c.req.header("content-type") ?? "";
+  const [mediaType, ...params] = contentType.split(";").map((part) => part.trim().toLowerCase());
+  if (mediaType !== "application/json") {
+    throw new ApiError(
+      "unsupported_media_type",
+      `Send the request body as JSON with 'Content-Type: application/json' (got '${
+        contentType || "no Content-Type"
+      }').`,
+    );
+  }
+  const charset = params.find((param) => param.startsWith("charset="))?.slice(8).replace(/"/g, "");
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    throw new ApiError("unsupported_media_type", "JSON request bodies must be UTF-8.");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(raw));
+  } catch (error) {
+    const reason = error instanceof TypeError
+      ? "it is not valid UTF-8"
+      : `it is not valid JSON (${(error as Error).message})`;
+    throw new ApiError("invalid_json", `The request body could not be read: ${reason}.`);
+  }
+  if (tooDeep(value, 0)) {
+    throw new ApiError(
+      "invalid_json",
+      `The request body is nested deeper than ${MAX_DEPTH} levels.`,
+    );
+  }
+  c.set("jsonBody", value);
+  c.req.bodyCache.json = Promise.resolve(value);
+  await next();
+};

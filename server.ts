@@ -1,0 +1,104 @@
+import { migrate, openStore, type Store } from "./db/client.ts";
+import { accountsMigrations, environmentMigrations } from "./db/migrations/mod.ts";
+import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
+import type { Config } from "./lib/config.ts";
+import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
+import { createLogger, errorFields } from "./lib/log.ts";
+import { createApp } from "./routes/app.ts";
+
+/** The two databases one environment process uses. */
+export interface Databases {
+  accounts: Store<AccountsSchema>;
+  store: Store<EnvironmentSchema>;
+}
+
+/** Opens the accounts database and this environment's database, and migrates both. */
+export async function openDatabases(config: Config): Promise<Databases> {
+  const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
+  const store = await openStore<EnvironmentSchema>(config.databaseUrl);
+  await migrate(accounts, accountsMigrations);
+  await migrate(store, environmentMigrations);
+  return { accounts, store };
+}
+
+/** Closes both databases after their pending writes. */
+export async function closeDatabases(databases: Databases): Promise<void> {
+  await databases.store.close();
+  await databases.accounts.close();
+}
+
+function banner(config: Config, demo: DemoCredentials | null): string {
+  const url = config.publicUrl;
+  const lines = [
+    `Paystead ${config.environment} is running on port ${config.port}.`,
+    `  API:       ${url}/api/v1   (reference: ${url}/api/v1/openapi.json)`,
+    `  Data:      ${config.databaseUrl}, ${config.accountsDatabaseUrl}`,
+  ];
+  if (demo) {
+    lines.push(
+      "",
+      `First start: created the demo organisation '${demo.orgSlug}' (plan ENTERPRISE).`,
+      `  Login:     ${demo.email}`,
+      `  Password:  ${demo.oneTimePassword}   (one-time; choose your own at first sign-in)`,
+      `  API key:   ${demo.apiKey}`,
+      "",
+      "Try it:",
+      `  curl -X POST ${url}/api/v1/qr -H "Authorization: Bearer ${demo.apiKey}" \\`,
+      `    -H "Content-Type: application/json" -d '{"name":"Coffee","amount":1250,"currency":"PLN"}'`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** How long shutdown waits for in-flight requests. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Serves one environment until SIGINT/SIGTERM: migrates, creates the demo organisation on a
+ * first sandbox start, starts the scheduler (in-process timers plus a Deno.cron sweep every
+ * minute) and stops gracefully.
+ */
+export async function serve(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const databases = await openDatabases(config);
+  const demo = config.environment === "sandbox"
+    ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
+    : null;
+  const { app, services } = createApp({ ...databases, config, log, timers: true });
+
+  const stopCron = new AbortController();
+  Deno.cron(
+    `paystead-${config.environment}-sweep`,
+    "* * * * *",
+    { signal: stopCron.signal },
+    () => services.scheduler.runAll(),
+  );
+  services.scheduler.runAll();
+
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.listenHost,
+    onListen: () => console.log(banner(config, demo)),
+  }, app.fetch);
+
+  const shutdown = async (signal: string) => {
+    log.info("shutting down", { signal });
+    stopCron.abort();
+    const timeout = setTimeout(() => {
+      log.warn("in-flight requests did not finish in time");
+      Deno.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    try {
+      await server.shutdown();
+      await services.scheduler.stop();
+      await closeDatabases(databases);
+    } catch (error) {
+      log.error("shutdown failed", errorFields(error));
+    }
+    clearTimeout(timeout);
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
+  await server.finished;
+}

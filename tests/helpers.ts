@@ -1,0 +1,136 @@
+import { migrate, openStore, type Store } from "../db/client.ts";
+import { accountsMigrations, environmentMigrations } from "../db/migrations/mod.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
+import { createOrganisation } from "../lib/accounts.ts";
+import { createApiKey } from "../lib/api_keys.ts";
+import { ManualClock } from "../lib/clock.ts";
+import { type Config, type Environment, loadConfig } from "../lib/config.ts";
+import { silentLogger } from "../lib/log.ts";
+import type { Plan } from "../lib/plans.ts";
+import type { PaymentProvider } from "../lib/providers/mod.ts";
+import { SandboxProvider } from "../lib/providers/sandbox.ts";
+import { createApp, type PaysteadApp } from "../routes/app.ts";
+
+/** A fresh app on temporary file databases, with one organisation and one API key. */
+export interface TestApp extends PaysteadApp {
+  config: Config;
+  clock: ManualClock;
+  store: Store<EnvironmentSchema>;
+  accounts: Store<AccountsSchema>;
+  dataDir: string;
+  orgId: number;
+  apiKey: string;
+  /** Sends a request with the organisation's API key and a JSON body. */
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
+  /** Closes the databases and removes the temporary directory. */
+  close(): Promise<void>;
+}
+
+/** Builds a test app. Databases are temporary files: libSQL's :memory: loses tables. */
+export async function makeTestApp(options: {
+  environment?: Environment;
+  plan?: Plan;
+  provider?: PaymentProvider;
+  env?: Record<string, string>;
+} = {}): Promise<TestApp> {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
+  const environment = options.environment ?? "sandbox";
+  const config = loadConfig({
+    PAYSTEAD_ENV: environment,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: environment === "sandbox" ? "http://sandbox.test" : "https://api.paystead.test",
+    SANDBOX_PUBLIC_URL: "http://sandbox.test",
+    PRODUCTION_PUBLIC_URL: "https://api.paystead.test",
+    ...options.env,
+  });
+  const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
+  const store = await openStore<EnvironmentSchema>(config.databaseUrl);
+  await migrate(accounts, accountsMigrations);
+  await migrate(store, environmentMigrations);
+  const clock = new ManualClock();
+  const org = await createOrganisation(
+    accounts,
+    { slug: "acme", name: "Acme", plan: options.plan ?? "BASIC" },
+    clock.now(),
+  );
+  const key = await createApiKey(store, {
+    orgId: org.id,
+    name: "test",
+    environment,
+    now: clock.now(),
+  });
+  const built = createApp({
+    config,
+    store,
+    accounts,
+    clock,
+    provider: options.provider ?? new SandboxProvider(),
+    log: silentLogger,
+  });
+  return {
+    ...built,
+    config,
+    clock,
+    store,
+    accounts,
+    dataDir,
+    orgId: org.id,
+    apiKey: key.secret,
+    request(method, path, body, headers = {}) {
+      return Promise.resolve(built.app.request(path, {
+        method,
+        headers: {
+          authorization: `Bearer ${key.secret}`,
+          ...(body !== undefined && { "content-type": "application/json" }),
+          ...headers,
+        },
+        body: body === undefined
+          ? undefined
+          : typeof body === "string"
+          ? body
+          : JSON.stringify(body),
+      }));
+    },
+    async close() {
+      await built.services.scheduler.stop();
+      await store.close();
+      await accounts.close();
+      await Deno.remove(dataDir, { recursive: true });
+    },
+  };
+}
+
+/** Creates an offer through the API and returns its body. */
+export async function createTestOffer(
+  t: TestApp,
+  fields: Record<string, unknown> = {},
+): Promise<Record<string, unknown> & { qrId: string }> {
+  const response = await t.request("POST", "/api/v1/qr", {
+    name: "Coffee",
+    amount: 1250,
+    currency: "PLN",
+    ...fields,
+  });
+  if (response.status !== 201) {
+    throw new Error(`offer: ${response.status} ${await response.text()}`);
+  }
+  return await response.json();
+}
+
+/** Creates a payment for an offer through the API and returns its body. */
+export async function createTestPayment(
+  t: TestApp,
+  qrId: string,
+  fields: Record<string, unknown> = {},
+): Promise<Record<string, unknown> & { paymentId: string; status: string }> {
+  const response = await t.request("POST", "/api/v1/payments", { qrId, ...fields });
+  if (response.status !== 201) {
+    throw new Error(`payment: ${response.status} ${await response.text()}`);
+  }
+  return await response.json();
+}
