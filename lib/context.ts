@@ -6,11 +6,25 @@ import type { Config, Environment } from "./config.ts";
 import type { Logger } from "./log.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
+import type { PaymentRecord } from "../db/payments.ts";
+import type { PaymentStatus } from "./payments/status.ts";
 
 /** Runs `work` in a write transaction of the environment database; resolves after commit. */
 export type EnvironmentWrite = <T>(
   work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
 ) => Promise<T>;
+
+/**
+ * Runs inside the transaction that moved a payment to `to`, after the payment's own event is
+ * written, so whatever it changes (a checkout session, a subscription) commits with it.
+ */
+export type PaymentTransitionHook = (
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  payment: PaymentRecord,
+  to: PaymentStatus,
+  now: number,
+) => Promise<void>;
 
 /** What one environment process runs on; built once by the app factory. */
 export interface Services {
@@ -22,6 +36,8 @@ export interface Services {
   provider: PaymentProvider;
   scheduler: Scheduler;
   log: Logger;
+  /** Called on every payment status change; the app factory registers them. */
+  paymentHooks: PaymentTransitionHook[];
 }
 
 /** The services seen from one organisation: every query a service makes is scoped to `orgId`. */

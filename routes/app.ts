@@ -51,6 +51,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     provider: deps.provider ?? new SandboxProvider(),
     scheduler,
     log,
+    paymentHooks: [],
   };
   scheduler.register(paymentDeadlinesJob(services));
   scheduler.register(idempotencyCleanupJob(deps.store, clock));

@@ -94,6 +94,7 @@ export async function transition(
     createdAt: now,
     data: toPayment(record, services.config.publicUrl),
   });
+  for (const hook of services.paymentHooks) await hook(trx, services, record, to, now);
   return record;
 }
 
