@@ -1,7 +1,8 @@
-import { type Client, createClient, LibsqlError } from "@libsql/client";
+import { type Client, createClient, type InArgs, LibsqlError } from "@libsql/client";
 import { Kysely, sql } from "kysely";
 import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
-import { LibsqlDialect } from "./libsql_dialect.ts";
+import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
+import { LocalSqliteConnection } from "./local_sqlite.ts";
 import type { Migration } from "./migrations/mod.ts";
 
 /** One database: a read handle, group-committed write transactions, and lifecycle. */
@@ -27,8 +28,11 @@ export function isFileUrl(url: string): boolean {
   return url.startsWith("file:");
 }
 
-async function ensureParentDirectory(url: string): Promise<void> {
-  const path = url.slice("file:".length);
+function filePath(url: string): string {
+  return url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
+}
+
+async function ensureParentDirectory(path: string): Promise<void> {
   const slash = path.lastIndexOf("/");
   if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
 }
@@ -37,8 +41,22 @@ function isBusy(error: unknown): boolean {
   return error instanceof LibsqlError && /BUSY|LOCKED/.test(`${error.code} ${error.rawCode ?? ""}`);
 }
 
-/** Opens a write transaction, retrying while another process holds the write lock. */
-async function beginWrite(client: Client): Promise<WriteBatch> {
+/** The executor of a libSQL client or transaction, in the shape the dialect expects. */
+function remoteExecutor(target: Pick<Client, "execute">): StatementExecutor {
+  return {
+    async execute({ sql, args }) {
+      const result = await target.execute({ sql, args: args as InArgs });
+      return {
+        rows: result.rows as unknown as Record<string, unknown>[],
+        rowsAffected: result.rowsAffected,
+        lastInsertRowid: result.lastInsertRowid,
+      };
+    },
+  };
+}
+
+/** Opens a write transaction on a libSQL server, retrying while another writer holds the lock. */
+async function beginRemoteWrite(client: Client): Promise<WriteBatch> {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (let delay = 5;; delay = Math.min(delay * 2, 200)) {
     const transaction = await client.transaction("write").catch((error) => {
@@ -47,7 +65,7 @@ async function beginWrite(client: Client): Promise<WriteBatch> {
     });
     if (transaction) {
       return {
-        executor: transaction,
+        executor: remoteExecutor(transaction),
         commit: () => transaction.commit(),
         rollback: () => transaction.rollback(),
       };
@@ -57,25 +75,47 @@ async function beginWrite(client: Client): Promise<WriteBatch> {
 }
 
 /**
- * Opens a database by URL. libSQL connections come with foreign keys on and full sync; a file
- * database is switched to WAL and gets a busy timeout.
+ * Opens a database by URL. A `file:` database gets two connections: one writes (group commit
+ * makes one enough) and one, read-only, reads, so reads never see a write half-done. Both run
+ * in WAL mode with foreign keys, full sync and a busy timeout. A libSQL server is reached
+ * through @libsql/client.
  */
 export async function openStore<S>(url: string): Promise<Store<S>> {
-  let reader: Client;
-  let writer: Client;
+  let reader: StatementExecutor;
+  let openBatch: () => Promise<WriteBatch>;
+  let closeConnections: () => void;
   if (isFileUrl(url)) {
-    await ensureParentDirectory(url);
-    // One connection writes (group commit makes one enough); a second, read-only one reads, so
-    // reads never wait for a write transaction and never see one half-done.
-    writer = createClient({ url, concurrency: 1, timeout: BUSY_TIMEOUT_MS });
-    await writer.execute("PRAGMA journal_mode = WAL");
-    reader = createClient({ url, concurrency: 1, timeout: BUSY_TIMEOUT_MS });
-    await reader.execute("PRAGMA query_only = ON");
+    const path = filePath(url);
+    await ensureParentDirectory(path);
+    const writer = new LocalSqliteConnection(path, {
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      readOnly: false,
+    });
+    const readOnly = new LocalSqliteConnection(path, {
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      readOnly: true,
+    });
+    reader = readOnly;
+    openBatch = () => {
+      writer.exec("BEGIN IMMEDIATE");
+      return Promise.resolve({
+        executor: writer,
+        commit: () => Promise.resolve(writer.exec("COMMIT")),
+        rollback: () => Promise.resolve(writer.exec("ROLLBACK")),
+      });
+    };
+    closeConnections = () => {
+      readOnly.close();
+      writer.close();
+    };
   } else {
-    writer = reader = createClient({ url });
+    const client = createClient({ url });
+    reader = remoteExecutor(client);
+    openBatch = () => beginRemoteWrite(client);
+    closeConnections = () => client.close();
   }
 
-  const writeQueue = new GroupCommitWriter<S>(() => beginWrite(writer));
+  const writeQueue = new GroupCommitWriter<S>(openBatch);
   const db = new Kysely<S>({ dialect: new LibsqlDialect(() => reader) });
 
   return {
@@ -84,12 +124,11 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     write: (work) => writeQueue.write(work),
     onCommit: (listener) => writeQueue.onCommit(listener),
     ping: async () => {
-      await reader.execute("SELECT 1");
+      await reader.execute({ sql: "SELECT 1", args: [] });
     },
     close: async () => {
       await writeQueue.idle();
-      reader.close();
-      writer.close();
+      closeConnections();
     },
   };
 }
@@ -145,11 +184,14 @@ export async function backupDatabase(url: string, outPath: string): Promise<void
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  const client = createClient({ url, concurrency: 1, timeout: BUSY_TIMEOUT_MS });
+  const connection = new LocalSqliteConnection(filePath(url), {
+    busyTimeoutMs: BUSY_TIMEOUT_MS,
+    readOnly: false,
+  });
   try {
     // VACUUM INTO reads one snapshot, so the copy is consistent while the server keeps writing.
-    await client.execute({ sql: "VACUUM INTO ?", args: [outPath] });
+    await connection.execute({ sql: "VACUUM INTO ?", args: [outPath] });
   } finally {
-    client.close();
+    connection.close();
   }
 }

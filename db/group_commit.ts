@@ -45,7 +45,10 @@ export class GroupCommitWriter<S> {
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      this.#draining ??= this.#drain();
+      // NOTE: local SQLite calls never wait for I/O, so a batch started right here would commit
+      // before the next request is even read. Starting it on the next macrotask lets every
+      // request already received add its write first: one fsync for all of them.
+      this.#draining ??= new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.#drain());
     });
   }
 
@@ -114,15 +117,15 @@ export class GroupCommitWriter<S> {
     batch: WriteBatch,
     item: PendingWrite<S>,
   ): Promise<{ ok: true; value: unknown } | { ok: false }> {
-    await batch.executor.execute("SAVEPOINT write_item");
+    await batch.executor.execute({ sql: "SAVEPOINT write_item", args: [] });
     try {
       const value = await item.work(this.#trx);
-      await batch.executor.execute("RELEASE write_item");
+      await batch.executor.execute({ sql: "RELEASE write_item", args: [] });
       return { ok: true, value };
     } catch (error) {
       // If the savepoint itself cannot be rolled back the batch is broken: let the batch fail.
-      await batch.executor.execute("ROLLBACK TO write_item");
-      await batch.executor.execute("RELEASE write_item");
+      await batch.executor.execute({ sql: "ROLLBACK TO write_item", args: [] });
+      await batch.executor.execute({ sql: "RELEASE write_item", args: [] });
       item.reject(error);
       return { ok: false };
     }

@@ -1,4 +1,3 @@
-import type { InArgs, InStatement, ResultSet } from "@libsql/client";
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -14,9 +13,22 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 
-/** Anything that runs one statement: a libSQL client or an open libSQL transaction. */
+/** One SQL statement with positional arguments. */
+export interface SqlStatement {
+  sql: string;
+  args: unknown[];
+}
+
+/** What running a statement returns. */
+export interface ExecuteResult {
+  rows: Record<string, unknown>[];
+  rowsAffected: number;
+  lastInsertRowid?: bigint;
+}
+
+/** Anything that runs one statement: a local SQLite connection, a libSQL client or transaction. */
 export interface StatementExecutor {
-  execute(statement: InStatement): Promise<ResultSet>;
+  execute(statement: SqlStatement): Promise<ExecuteResult>;
 }
 
 /**
@@ -87,10 +99,10 @@ class LibsqlConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.#current().execute({
       sql: compiled.sql,
-      args: compiled.parameters as InArgs,
+      args: compiled.parameters as unknown[],
     });
     return {
-      rows: result.rows as unknown as R[],
+      rows: result.rows as R[],
       numAffectedRows: BigInt(result.rowsAffected),
       insertId: result.lastInsertRowid,
     };

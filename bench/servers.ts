@@ -1,0 +1,108 @@
+/** Helpers to run the servers a benchmark measures, as child processes on 127.0.0.1. */
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Waits until `url` answers, or throws after `timeoutMs`. */
+export async function waitForUrl(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      await response.body?.cancel();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** A running child server. */
+export interface ChildServer {
+  url: string;
+  port: number;
+  process: Deno.ChildProcess;
+  /** Everything the process printed on stdout so far. */
+  output(): string;
+  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+}
+
+const root = new URL("../", import.meta.url).pathname;
+
+/** Starts `main.ts serve` on a free port with the given data directory and variables. */
+export async function startPaystead(
+  dataDir: string,
+  env: Record<string, string> = {},
+  port = freePort(),
+): Promise<ChildServer> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}main.ts`, "serve", "--port", String(port), "--data-dir", dataDir],
+    env: {
+      LOG_LEVEL: "warn",
+      LISTEN_HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    },
+    stdout: "piped",
+    stderr: "inherit",
+    cwd: root,
+  });
+  return await startChild(command, port, "/healthz");
+}
+
+/** Starts a bare `Deno.serve` hello-world: the baseline every figure is a ratio of. */
+export async function startBareServer(port = freePort()): Promise<ChildServer> {
+  const code =
+    `Deno.serve({ port: ${port}, hostname: "127.0.0.1", onListen() {} }, () => new Response("Hello, world"));`;
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    stdout: "piped",
+    stderr: "inherit",
+  });
+  return await startChild(command, port, "/");
+}
+
+async function startChild(
+  command: Deno.Command,
+  port: number,
+  readyPath: string,
+): Promise<ChildServer> {
+  const process = command.spawn();
+  let output = "";
+  const decoder = new TextDecoder();
+  (async () => {
+    for await (const chunk of process.stdout) output += decoder.decode(chunk);
+  })().catch(() => {});
+  const url = `http://127.0.0.1:${port}`;
+  await waitForUrl(url + readyPath);
+  return {
+    url,
+    port,
+    process,
+    output: () => output,
+    async stop(signal: Deno.Signal = "SIGTERM") {
+      try {
+        process.kill(signal);
+      } catch {
+        // already gone
+      }
+      return await process.status;
+    },
+  };
+}
+
+/** The demo API key printed at first start. */
+export async function demoApiKey(server: ChildServer): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const match = /API key:\s+(sk_sandbox_\w+)/.exec(server.output());
+    if (match) return match[1];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the server did not print a demo API key");
+}
