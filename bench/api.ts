@@ -1,4 +1,4 @@
-import { demoApiKey, startBareServer, startPaystead } from "./servers.ts";
+import { demoApiKey, startBareServer, startPaystead } from "../tests/processes.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);

@@ -66,8 +66,8 @@ export async function deleteIdempotencyKeyRow(db: Db, id: number): Promise<void>
   await db.deleteFrom("idempotency_keys").where("id", "=", id).execute();
 }
 
-/** Deletes keys created before `cutoff`; returns how many. */
-export async function deleteIdempotencyKeysBefore(
+/** Deletes keys created at or before `cutoff`; returns how many. */
+export async function deleteIdempotencyKeysCreatedBy(
   db: Db,
   cutoff: number,
   limit: number,
@@ -75,7 +75,7 @@ export async function deleteIdempotencyKeysBefore(
   const result = await db.deleteFrom("idempotency_keys").where(
     "id",
     "in",
-    db.selectFrom("idempotency_keys").select("id").where("created_at", "<", cutoff).limit(limit),
+    db.selectFrom("idempotency_keys").select("id").where("created_at", "<=", cutoff).limit(limit),
   ).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

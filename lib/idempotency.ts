@@ -5,7 +5,7 @@ import {
   completeIdempotencyKey,
   deleteIdempotencyKey,
   deleteIdempotencyKeyRow,
-  deleteIdempotencyKeysBefore,
+  deleteIdempotencyKeysCreatedBy,
   findIdempotencyKey,
   insertIdempotencyKey,
   relockIdempotencyKey,
@@ -215,7 +215,7 @@ export function idempotencyCleanupJob(store: Store<EnvironmentSchema>, clock: Cl
     async run(now) {
       while (
         await store.write((trx) =>
-          deleteIdempotencyKeysBefore(trx, now - IDEMPOTENCY_TTL_MS, 500)
+          deleteIdempotencyKeysCreatedBy(trx, now - IDEMPOTENCY_TTL_MS, 500)
         ) === 500
       ) {
         // keep deleting in small transactions so API writes interleave

@@ -23,10 +23,13 @@ export const Currency = z.string().refine(
 ).meta({ description: "ISO 4217 currency code, upper case.", example: "PLN" });
 
 /** A positive amount in minor units. */
-export const Amount = z.int().min(1).max(MAX_AMOUNT).meta({
-  description: "Amount in minor units (4999 is 49.99).",
-  example: 4999,
-});
+export const Amount = z.int("must be a whole number of minor units (4999 is 49.99)")
+  .min(1, "must be at least 1 minor unit")
+  .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} minor units`)
+  .meta({
+    description: "Amount in minor units (4999 is 49.99).",
+    example: 4999,
+  });
 
 /** An amount in minor units that may be zero. */
 export const AmountOrZero = z.int().min(0).max(MAX_AMOUNT);

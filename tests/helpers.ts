@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { migrate, openStore, type Store } from "../db/client.ts";
 import { accountsMigrations, environmentMigrations } from "../db/migrations/mod.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
@@ -133,4 +134,23 @@ export async function createTestPayment(
     throw new Error(`payment: ${response.status} ${await response.text()}`);
   }
   return await response.json();
+}
+
+/** Asserts an error response: status, JSON content type, type, code, message and request id. */
+export async function expectError(
+  response: Response,
+  status: number,
+  type: string,
+  code: string,
+  message?: string,
+) {
+  assert.equal(response.status, status);
+  assert.equal(response.headers.get("content-type"), "application/json");
+  const body = await response.json();
+  assert.equal(body.error.type, type);
+  assert.equal(body.error.code, code);
+  if (message !== undefined) assert.equal(body.error.message, message);
+  assert.match(body.error.requestId, /^req_[0-9A-Za-z]{24}$/);
+  assert.equal(body.error.requestId, response.headers.get("request-id"));
+  return body;
 }

@@ -1,4 +1,4 @@
-/** Helpers to run the servers a benchmark measures, as child processes on 127.0.0.1. */
+/** Runs Paystead and baseline servers as child processes on 127.0.0.1 (crash tests, benchmarks). */
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): number {

@@ -1,0 +1,9 @@
+import { benchApi } from "./api.ts";
+
+// Every figure is reported beside a baseline measured in the same run: the machines are shared.
+console.log(
+  `deno ${Deno.version.deno} on ${Deno.build.target}; BENCH_SECONDS=${
+    Deno.env.get("BENCH_SECONDS") ?? 5
+  }`,
+);
+await benchApi();
