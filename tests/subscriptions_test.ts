@@ -479,6 +479,10 @@ Deno.test("[subscriptions] a renewal whose process died after the charge is comp
 
     await other.services.scheduler.runAll();
     assert.equal(provider.calls.length, 1);
+    // Leases run on the system clock: moving the sandbox clock does not take over a live charge.
+    await t.request("POST", "/api/v1/sandbox/clock/advance", { days: 1 });
+    await other.services.scheduler.runAll();
+    assert.equal(provider.calls.length, 1);
     t.clock.advance(60_000);
     await other.services.scheduler.runAll();
     provider.release();

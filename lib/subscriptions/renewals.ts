@@ -116,7 +116,8 @@ async function claimRenewals(
     ? await findDueSubscriptions(trx, now, BATCH_SIZE - ids.length)
     : [];
   for (const subscription of due) {
-    const orgNow = now + subscription.clock_offset;
+    // The run's `now` decides what is due; records get the time they are written at.
+    const orgNow = services.clock.now() + subscription.clock_offset;
     if (subscription.cancel_at_period_end === 1) {
       await endSubscription(
         trx,
