@@ -127,6 +127,29 @@ export interface SecondProcessReport {
   carriedOut: RecurringChargeRequest[];
 }
 
+/** What the deno runtime itself reads: where its cache is, how it reaches the registry. */
+const RUNTIME_VARIABLES = [
+  "HOME",
+  "PATH",
+  "TMPDIR",
+  "DENO_DIR",
+  "XDG_CACHE_HOME",
+  "NPM_CONFIG_REGISTRY",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "DENO_CERT",
+];
+
+function passThrough(names: string[]): Record<string, string> {
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = Deno.env.get(name);
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
+}
+
 /**
  * Starts a real second process (tests/second_process.ts) over the test app's databases, on the
  * test clock's time, and resolves once it is ready. `run()` makes it run its jobs once and
@@ -158,8 +181,7 @@ export async function spawnSecondProcess(
       PUBLIC_URL: t.config.publicUrl,
       SANDBOX_PUBLIC_URL: t.config.sandboxPublicUrl,
       PRODUCTION_PUBLIC_URL: t.config.productionPublicUrl,
-      HOME: Deno.env.get("HOME") ?? "",
-      ...(Deno.env.has("DENO_DIR") && { DENO_DIR: Deno.env.get("DENO_DIR")! }),
+      ...passThrough(RUNTIME_VARIABLES),
     },
     stdin: "piped",
     stdout: "piped",

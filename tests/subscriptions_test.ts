@@ -615,6 +615,15 @@ Deno.test("[subscriptions] the sandbox clock takes whole days and is sandbox onl
         assert.equal(response.status, 400);
         assert.equal((await response.json()).error.param, "days");
       }
+      for (let i = 0; i < 10; i++) await advance(app, 366);
+      const beyond = await app.request("POST", "/api/v1/sandbox/clock/advance", { days: 1 });
+      assert.equal(beyond.status, 400);
+      assert.deepEqual(
+        (await beyond.json()).error.message,
+        "The sandbox clock may run at most " +
+          "3660 days ahead; it is already 3660 days ahead.",
+      );
+      assert.equal((await getJson(app, "/api/v1/sandbox/clock")).advancedDays, 3660);
     } finally {
       await app.close();
     }
