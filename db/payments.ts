@@ -1,10 +1,14 @@
-import type { Kysely, Updateable } from "kysely";
+import { type Kysely, type RawBuilder, sql, type Updateable } from "kysely";
+import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
 import type { EnvironmentSchema, NewPayment, PaymentRow, PaymentsTable } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
 
 /** A payment row with its offer's public id (`qrId`). */
 export type PaymentRecord = PaymentRow & { qr_id: string };
+
+/** A payment past a deadline, with its organisation's sandbox clock offset. */
+export type DuePayment = PaymentRecord & { clock_offset: number };
 
 function selectPayments(db: Db) {
   return db.selectFrom("payments")
@@ -65,14 +69,25 @@ export function transitionPayment(
     .returningAll().executeTakeFirst();
 }
 
+// NOTE: deadlines are in the organisation's time, which its sandbox clock may move ahead of
+// the system time `now` the jobs run on: a deadline is due when `deadline - offset <= now`.
+const paymentClockOffset = clockOffsetOf("payments.org_id");
+const systemExpiry = sql<number>`payments.expires_at - ${paymentClockOffset}`;
+const systemProcessingDeadline = sql<
+  number
+>`payments.processing_deadline_at - ${paymentClockOffset}`;
+
 /** Payments still pending at or after their expiry, oldest first. */
 export function findExpiredPendingPayments(
   db: Db,
   now: number,
   limit: number,
-): Promise<PaymentRecord[]> {
-  return selectPayments(db).where("payments.status", "=", "PENDING")
-    .where("payments.expires_at", "<=", now).orderBy("payments.expires_at").limit(limit).execute();
+): Promise<DuePayment[]> {
+  return selectPayments(db).select(paymentClockOffset.as("clock_offset"))
+    .where("payments.status", "=", "PENDING")
+    .where("payments.expires_at", "<=", sql<number>`${now} + ${maxClockOffset()}`)
+    .where(systemExpiry, "<=", now)
+    .orderBy(systemExpiry).limit(limit).execute();
 }
 
 /** Payments processing past their deadline, oldest first. */
@@ -80,18 +95,37 @@ export function findTimedOutPayments(
   db: Db,
   now: number,
   limit: number,
-): Promise<PaymentRecord[]> {
-  return selectPayments(db).where("payments.status", "=", "PROCESSING")
-    .where("payments.processing_deadline_at", "<=", now)
-    .orderBy("payments.processing_deadline_at").limit(limit).execute();
+): Promise<DuePayment[]> {
+  return selectPayments(db).select(paymentClockOffset.as("clock_offset"))
+    .where("payments.status", "=", "PROCESSING")
+    .where("payments.processing_deadline_at", "<=", sql<number>`${now} + ${maxClockOffset()}`)
+    .where(systemProcessingDeadline, "<=", now)
+    .orderBy(systemProcessingDeadline).limit(limit).execute();
 }
 
-/** The earliest expiry of a pending payment and the earliest processing deadline. */
+/**
+ * The earliest system time of `column` among payments in `status`. Only rows within the
+ * largest clock offset of the earliest `column` can come first, so the index scan stays short.
+ */
+async function earliestSystemTime(
+  db: Db,
+  status: string,
+  column: "expires_at" | "processing_deadline_at",
+  systemTime: RawBuilder<number>,
+): Promise<number | undefined> {
+  const earliest = sql<number>`(select min(${sql.ref(`first.${column}`)}) from payments as first
+    where first.status = ${status})`;
+  const row = await db.selectFrom("payments").where("payments.status", "=", status)
+    .where(`payments.${column}`, "<=", sql<number>`${earliest} + ${maxClockOffset()}`)
+    .select((eb) => eb.fn.min<number>(systemTime).as("at")).executeTakeFirst();
+  return typeof row?.at === "number" ? row.at : undefined;
+}
+
+/** The earliest expiry of a pending payment and the earliest processing deadline (system time). */
 export async function nextPaymentDeadline(db: Db): Promise<number | null> {
-  const expiry = await db.selectFrom("payments").where("status", "=", "PENDING")
-    .select((eb) => eb.fn.min<number>("expires_at").as("at")).executeTakeFirst();
-  const deadline = await db.selectFrom("payments").where("status", "=", "PROCESSING")
-    .select((eb) => eb.fn.min<number>("processing_deadline_at").as("at")).executeTakeFirst();
-  const times = [expiry?.at, deadline?.at].filter((at): at is number => typeof at === "number");
+  const times = [
+    await earliestSystemTime(db, "PENDING", "expires_at", systemExpiry),
+    await earliestSystemTime(db, "PROCESSING", "processing_deadline_at", systemProcessingDeadline),
+  ].filter((at): at is number => at !== undefined);
   return times.length === 0 ? null : Math.min(...times);
 }

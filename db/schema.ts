@@ -123,6 +123,76 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/** A refund of (part of) a payment; `locked_until` is system time (the processing lease). */
+export interface RefundsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  payment_id: number;
+  amount: number;
+  currency: string;
+  status: string;
+  reason: string | null;
+  failure_code: string | null;
+  locked_until: number;
+  created_at: number;
+  updated_at: number;
+  succeeded_at: number | null;
+  failed_at: number | null;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  offer_id: number;
+  first_payment_id: number;
+  latest_payment_id: number;
+  status: string;
+  amount: number;
+  currency: string;
+  quantity: number;
+  recurring_interval: string;
+  recurring_interval_count: number;
+  customer_email: string | null;
+  customer_name: string | null;
+  metadata: string;
+  anchor_at: number;
+  period_index: number;
+  current_period_start: number;
+  current_period_end: number;
+  cancel_at_period_end: number;
+  next_charge_at: number | null;
+  cancellation_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  past_due_at: number | null;
+  canceled_at: number | null;
+}
+
+/** One charge attempt for a subscription period; `locked_until` is system time (the lease). */
+export interface SubscriptionRenewalsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  subscription_id: number;
+  payment_id: number;
+  period_index: number;
+  attempt: number;
+  status: string;
+  locked_until: number;
+  created_at: number;
+  succeeded_at: number | null;
+  failed_at: number | null;
+}
+
+/** How far an organisation moved its sandbox clock ahead of the system clock. */
+export interface SandboxClocksTable {
+  org_id: number;
+  offset_ms: number;
+  updated_at: number;
+}
+
 /** One environment's database (`sandbox.db` or `production.db`). */
 export interface EnvironmentSchema {
   schema_migrations: SchemaMigrationsTable;
@@ -131,6 +201,10 @@ export interface EnvironmentSchema {
   payments: PaymentsTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  refunds: RefundsTable;
+  subscriptions: SubscriptionsTable;
+  subscription_renewals: SubscriptionRenewalsTable;
+  sandbox_clocks: SandboxClocksTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
@@ -143,3 +217,9 @@ export type PaymentRow = Selectable<PaymentsTable>;
 export type NewPayment = Insertable<PaymentsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+export type RefundRow = Selectable<RefundsTable>;
+export type NewRefund = Insertable<RefundsTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type NewSubscription = Insertable<SubscriptionsTable>;
+export type SubscriptionRenewalRow = Selectable<SubscriptionRenewalsTable>;
+export type NewSubscriptionRenewal = Insertable<SubscriptionRenewalsTable>;

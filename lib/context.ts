@@ -52,13 +52,16 @@ export interface OrgContext {
   now(): number;
 }
 
-/** Builds an organisation's context on the environment's services. */
-export function orgContext(services: Services, orgId: number): OrgContext {
+/**
+ * Builds an organisation's context on the environment's services. `clockOffsetMs` is how far
+ * the organisation's sandbox clock runs ahead of the system clock (see lib/sandbox_clock.ts).
+ */
+export function orgContext(services: Services, orgId: number, clockOffsetMs = 0): OrgContext {
   return {
     orgId,
     services,
     db: services.store.db,
     write: (work) => services.store.write(work),
-    now: () => services.clock.now(),
+    now: () => services.clock.now() + clockOffsetMs,
   };
 }

@@ -7,6 +7,7 @@ export const ID_PREFIXES = {
   checkoutSession: "cs",
   refund: "re",
   subscription: "sub",
+  subscriptionRenewal: "ren",
   event: "evt",
   webhookEndpoint: "we",
   apiKey: "key",

@@ -57,6 +57,11 @@ export class Scheduler {
     this.#arm();
   }
 
+  /** Asks every job to run at `at`: what is due may have changed for all of them. */
+  wakeAll(at: number): void {
+    for (const name of this.#entries.keys()) this.wake(name, at);
+  }
+
   /** Runs the jobs that are due now. */
   runDue(): Promise<void> {
     return this.#start(false);

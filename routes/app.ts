@@ -11,7 +11,10 @@ import { createLogger, type Logger } from "../lib/log.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
+import { refundsJob } from "../lib/refunds/jobs.ts";
 import { Scheduler } from "../lib/scheduler.ts";
+import { subscriptionRenewalsJob } from "../lib/subscriptions/renewals.ts";
+import { startSubscriptionOnPayment } from "../lib/subscriptions/start.ts";
 import { createApi } from "./api/mod.ts";
 import type { AppEnv } from "./env.ts";
 import { errorResponse, toApiError } from "./errors.ts";
@@ -53,8 +56,11 @@ export function createApp(deps: AppDeps): PaysteadApp {
     log,
     paymentHooks: [],
   };
+  services.paymentHooks.push(startSubscriptionOnPayment);
   scheduler.register(paymentDeadlinesJob(services));
   scheduler.register(idempotencyCleanupJob(deps.store, clock));
+  scheduler.register(refundsJob(services));
+  scheduler.register(subscriptionRenewalsJob(services));
 
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();

@@ -1,8 +1,8 @@
 import {
+  type DuePayment,
   findExpiredPendingPayments,
   findTimedOutPayments,
   nextPaymentDeadline,
-  type PaymentRecord,
 } from "../../db/payments.ts";
 import type { Services } from "../context.ts";
 import type { ScheduledJob } from "../scheduler.ts";
@@ -12,8 +12,8 @@ const BATCH_SIZE = 200;
 
 /** Applies `apply` to every due payment `findDue` returns, a batch per transaction. */
 async function sweep(
-  findDue: () => Promise<PaymentRecord[]>,
-  apply: (payments: PaymentRecord[]) => Promise<void>,
+  findDue: () => Promise<DuePayment[]>,
+  apply: (payments: DuePayment[]) => Promise<void>,
 ): Promise<void> {
   for (;;) {
     const due = await findDue();
@@ -24,8 +24,8 @@ async function sweep(
 
 /**
  * Expires pending payments at their `expiresAt` and fails processing payments whose provider
- * never answered (`timeout`). Each change is compare-and-set, so a payment paid at the last
- * moment is left alone.
+ * never answered (`timeout`), each in its organisation's time. Each change is compare-and-set,
+ * so a payment paid at the last moment is left alone.
  */
 export function paymentDeadlinesJob(services: Services): ScheduledJob {
   const db = services.store.db;
@@ -36,7 +36,9 @@ export function paymentDeadlinesJob(services: Services): ScheduledJob {
         () => findExpiredPendingPayments(db, now, BATCH_SIZE),
         (due) =>
           services.store.write(async (trx) => {
-            for (const payment of due) await transition(trx, services, payment, "EXPIRED", now);
+            for (const payment of due) {
+              await transition(trx, services, payment, "EXPIRED", now + payment.clock_offset);
+            }
           }),
       );
       await sweep(
@@ -44,7 +46,7 @@ export function paymentDeadlinesJob(services: Services): ScheduledJob {
         (due) =>
           services.store.write(async (trx) => {
             for (const payment of due) {
-              await transition(trx, services, payment, "FAILED", now, {
+              await transition(trx, services, payment, "FAILED", now + payment.clock_offset, {
                 failure_code: "timeout",
                 processing_deadline_at: null,
               });

@@ -144,7 +144,11 @@ export async function createPayment(
     });
     return record;
   });
-  ctx.services.scheduler.wake(PAYMENT_DEADLINES_JOB, payment.expires_at);
+  // The expiry is in the organisation's time; the scheduler runs on the system clock.
+  ctx.services.scheduler.wake(
+    PAYMENT_DEADLINES_JOB,
+    ctx.services.clock.now() + (payment.expires_at - ctx.now()),
+  );
   return payment;
 }
 
@@ -247,7 +251,11 @@ export async function payWithCode(
     return final!;
   });
   if (updated.processing_deadline_at !== null) {
-    services.scheduler.wake(PAYMENT_DEADLINES_JOB, updated.processing_deadline_at);
+    // The deadline is in the organisation's time; the scheduler runs on the system clock.
+    services.scheduler.wake(
+      PAYMENT_DEADLINES_JOB,
+      services.clock.now() + (updated.processing_deadline_at - now()),
+    );
   }
   return updated;
 }

@@ -1,4 +1,12 @@
-import type { AuthorizationRequest, AuthorizationResult, PaymentProvider } from "./mod.ts";
+import type {
+  AuthorizationRequest,
+  AuthorizationResult,
+  PaymentProvider,
+  RecurringChargeRequest,
+  RecurringChargeResult,
+  RefundRequest,
+  RefundResult,
+} from "./mod.ts";
 
 /** How long the `600600` code leaves a payment processing before it times out. */
 export const SANDBOX_TIMEOUT_MS = 10_000;
@@ -14,7 +22,15 @@ export const SANDBOX_TEST_CODES = [
   { code: "other", example: "123456", result: "FAILED", failureCode: "invalid_code" },
 ] as const;
 
-/** Simulates an instant-payment method with PayU's and Adyen's test-code conventions. */
+/** The offer metadata key that makes the sandbox decline a subscription's renewals. */
+export const SANDBOX_RENEWAL_KEY = "sandboxRenewal";
+
+/**
+ * Simulates an instant-payment method with PayU's and Adyen's test-code conventions. Refunds of
+ * amounts ending in 99 minor units are declined, others succeed; renewals succeed unless the
+ * offer's metadata says `sandboxRenewal: "fail"`. Every answer depends only on the request, so
+ * a call repeated with the same idempotency key gets the same answer, and no money moves.
+ */
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox";
   readonly #timeoutMs: number;
@@ -25,6 +41,20 @@ export class SandboxProvider implements PaymentProvider {
 
   authorize({ code }: AuthorizationRequest): Promise<AuthorizationResult> {
     return Promise.resolve(this.#decide(code));
+  }
+
+  refund({ amount }: RefundRequest): Promise<RefundResult> {
+    return Promise.resolve(
+      amount % 100 === 99 ? { status: "FAILED", failureCode: "declined" } : { status: "SUCCEEDED" },
+    );
+  }
+
+  chargeRecurring({ metadata }: RecurringChargeRequest): Promise<RecurringChargeResult> {
+    return Promise.resolve(
+      metadata[SANDBOX_RENEWAL_KEY] === "fail"
+        ? { status: "FAILED", failureCode: "declined" }
+        : { status: "SUCCEEDED" },
+    );
   }
 
   #decide(code: string): AuthorizationResult {

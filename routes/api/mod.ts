@@ -11,6 +11,9 @@ import { events } from "./events.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
 import { payments, paymentsAlias } from "./payments.ts";
+import { paymentRefunds, refunds } from "./refunds.ts";
+import { sandbox } from "./sandbox.ts";
+import { subscriptions } from "./subscriptions.ts";
 
 /** Request bodies are capped at 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,6 +42,10 @@ export function createApi(
   v1.route("/qr", offers);
   v1.route("/payments", payments);
   v1.route("/events", events);
+  v1.route("/payments", paymentRefunds);
+  v1.route("/refunds", refunds);
+  v1.route("/subscriptions", subscriptions);
+  v1.route("/sandbox", sandbox);
 
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();
@@ -59,7 +66,7 @@ export function createApi(
         title: "Paystead API",
         version: "1",
         description: `The ${services.environment} environment of Paystead: offers, hosted ` +
-          "payments, checkout sessions, events and webhooks.",
+          "payments, checkout sessions, refunds, subscriptions, events and webhooks.",
       },
       servers: [{ url: services.config.publicUrl, description: services.environment }],
       security: [{ bearerAuth: [] }],

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { ApiKeyAuthenticator } from "../../lib/api_keys.ts";
-import { orgContext, type Services } from "../../lib/context.ts";
+import type { Services } from "../../lib/context.ts";
+import { orgContextOnClock } from "../../lib/sandbox_clock.ts";
 import type { AppEnv } from "../env.ts";
 
 /** Authenticates the API key and scopes the request to its organisation. */
@@ -11,7 +12,7 @@ export function apiAuth(
   return async (c, next) => {
     const principal = await authenticator.authenticate(c.req.header("authorization"));
     c.set("principal", principal);
-    c.set("ctx", orgContext(services, principal.orgId));
+    c.set("ctx", await orgContextOnClock(services, principal.orgId));
     await next();
   };
 }

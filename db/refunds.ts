@@ -1,0 +1,123 @@
+import { type Kysely, sql, type Updateable } from "kysely";
+import { clockOffsetOf } from "./sandbox_clocks.ts";
+import type { EnvironmentSchema, NewRefund, RefundRow, RefundsTable } from "./schema.ts";
+
+type Db = Kysely<EnvironmentSchema>;
+
+/** A refund row with its payment's public id (`paymentId`). */
+export type RefundRecord = RefundRow & { payment_public_id: string };
+
+/** A refund claimed for the provider, with its organisation's clock offset. */
+export type ClaimedRefund = RefundRecord & { clock_offset: number };
+
+function selectRefunds(db: Db) {
+  return db.selectFrom("refunds")
+    .innerJoin("payments", "payments.id", "refunds.payment_id")
+    .selectAll("refunds")
+    .select("payments.public_id as payment_public_id");
+}
+
+/** Inserts a refund. */
+export function insertRefund(db: Db, values: NewRefund): Promise<RefundRow> {
+  return db.insertInto("refunds").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Finds an organisation's refund by its public id. */
+export function findRefund(
+  db: Db,
+  orgId: number,
+  publicId: string,
+): Promise<RefundRecord | undefined> {
+  return selectRefunds(db).where("refunds.org_id", "=", orgId)
+    .where("refunds.public_id", "=", publicId).executeTakeFirst();
+}
+
+/** Lists a payment's refunds newest first. */
+export function listRefundsOfPayment(
+  db: Db,
+  paymentId: number,
+  filter: { beforeId?: number; limit: number },
+): Promise<RefundRecord[]> {
+  let query = selectRefunds(db).where("refunds.payment_id", "=", paymentId);
+  if (filter.beforeId !== undefined) query = query.where("refunds.id", "<", filter.beforeId);
+  return query.orderBy("refunds.id", "desc").limit(filter.limit).execute();
+}
+
+/**
+ * Adds `amount` to a succeeded payment's `amount_refunded` only if the total stays within the
+ * payment's amount. Returns false (and changes nothing) otherwise.
+ */
+export async function reservePaymentRefund(
+  db: Db,
+  paymentId: number,
+  amount: number,
+  now: number,
+): Promise<boolean> {
+  const row = await db.updateTable("payments")
+    .set({ amount_refunded: sql`amount_refunded + ${amount}`, updated_at: now })
+    .where("id", "=", paymentId)
+    .where("status", "=", "SUCCEEDED")
+    .where(sql<boolean>`amount_refunded + ${amount} <= amount`)
+    .returning("id").executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Gives a failed refund's `amount` back to its payment's refundable rest. */
+export async function releasePaymentRefund(
+  db: Db,
+  paymentId: number,
+  amount: number,
+  now: number,
+): Promise<void> {
+  await db.updateTable("payments")
+    .set({ amount_refunded: sql`amount_refunded - ${amount}`, updated_at: now })
+    .where("id", "=", paymentId).executeTakeFirstOrThrow();
+}
+
+/**
+ * Claims up to `limit` pending refunds whose lease ran out (or that were never claimed) until
+ * `leaseUntil`, and returns them. Run inside a write transaction, so two processes never claim
+ * the same refund at once.
+ */
+export async function claimPendingRefunds(
+  db: Db,
+  now: number,
+  leaseUntil: number,
+  limit: number,
+): Promise<ClaimedRefund[]> {
+  const due = await db.selectFrom("refunds").select("id")
+    .where("status", "=", "PENDING").where("locked_until", "<=", now)
+    .orderBy("locked_until").limit(limit).execute();
+  if (due.length === 0) return [];
+  const ids = due.map((row) => row.id);
+  await db.updateTable("refunds").set({ locked_until: leaseUntil })
+    .where("id", "in", ids).where("status", "=", "PENDING").where("locked_until", "<=", now)
+    .execute();
+  return await selectRefunds(db)
+    .select(clockOffsetOf("refunds.org_id").as("clock_offset"))
+    .where("refunds.id", "in", ids).where("refunds.locked_until", "=", leaseUntil)
+    .orderBy("refunds.id").execute();
+}
+
+/**
+ * Moves a refund from `from` to `to` only if it is still in `from` (compare-and-set). Returns
+ * the updated row, or undefined if another process got there first.
+ */
+export function transitionRefund(
+  db: Db,
+  id: number,
+  from: string,
+  to: string,
+  changes: Updateable<RefundsTable>,
+): Promise<RefundRow | undefined> {
+  return db.updateTable("refunds").set({ ...changes, status: to })
+    .where("id", "=", id).where("status", "=", from)
+    .returningAll().executeTakeFirst();
+}
+
+/** When the earliest pending refund may be claimed (system time), or null if none is pending. */
+export async function nextPendingRefundAt(db: Db): Promise<number | null> {
+  const row = await db.selectFrom("refunds").where("status", "=", "PENDING")
+    .select((eb) => eb.fn.min<number>("locked_until").as("at")).executeTakeFirst();
+  return typeof row?.at === "number" ? row.at : null;
+}

@@ -1,0 +1,172 @@
+import type { Kysely } from "kysely";
+import { findPayment } from "../../db/payments.ts";
+import {
+  type ClaimedRefund,
+  findRefund,
+  insertRefund,
+  listRefundsOfPayment,
+  type RefundRecord,
+  releasePaymentRefund,
+  reservePaymentRefund,
+  transitionRefund,
+} from "../../db/refunds.ts";
+import type { EnvironmentSchema } from "../../db/schema.ts";
+import { afterCommit } from "../after_commit.ts";
+import { toIso } from "../clock.ts";
+import type { OrgContext, Services } from "../context.ts";
+import { ApiError, notFound } from "../errors.ts";
+import { recordEvent } from "../events.ts";
+import { newId } from "../ids.ts";
+import { pageAfter } from "../pagination.ts";
+import type { PaymentRecord } from "../payments/mod.ts";
+import type { RefundFailureCode, RefundResult } from "../providers/mod.ts";
+import type { ListQuery, Page } from "../schemas.ts";
+import type { CreateRefundRequest, Refund } from "./schemas.ts";
+import { canTransition, MILESTONE_COLUMN, type RefundStatus, TRANSITION_EVENT } from "./status.ts";
+
+export type { RefundRecord };
+
+/** The scheduled job that sends pending refunds to the provider (see jobs.ts). */
+export const REFUNDS_JOB = "refunds";
+
+/** The API form of a refund. */
+export function toRefund(row: RefundRecord): Refund {
+  return {
+    refundId: row.public_id,
+    paymentId: row.payment_public_id,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status as RefundStatus,
+    reason: row.reason,
+    failureCode: row.failure_code as RefundFailureCode | null,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+function exceedsPayment(payment: PaymentRecord, amount: number, explicit: boolean): ApiError {
+  const left = payment.amount - payment.amount_refunded;
+  if (left === 0) {
+    return new ApiError(
+      "refund_exceeds_payment",
+      `The payment '${payment.public_id}' is already refunded in full (pending refunds count).`,
+      explicit ? { param: "amount" } : {},
+    );
+  }
+  return new ApiError(
+    "refund_exceeds_payment",
+    `Refunding ${amount} would exceed the payment '${payment.public_id}': ${left} of its ` +
+      `${payment.amount} ${payment.currency} is left to refund (pending refunds count).`,
+    { param: "amount" },
+  );
+}
+
+/**
+ * Creates a PENDING refund of a succeeded payment and reserves its amount in the payment's
+ * `amountRefunded`, in one transaction; writes `refund.created`. The provider is asked after
+ * the commit, by the refunds job.
+ */
+export async function createRefund(
+  ctx: OrgContext,
+  paymentId: string,
+  input: CreateRefundRequest,
+): Promise<RefundRecord> {
+  const now = ctx.now();
+  const { services } = ctx;
+  return await ctx.write(async (trx) => {
+    const payment = await findPayment(trx, ctx.orgId, paymentId);
+    if (!payment) throw notFound("payment", paymentId, "paymentId");
+    if (payment.status !== "SUCCEEDED") {
+      throw new ApiError(
+        "payment_not_succeeded",
+        `The payment '${paymentId}' is ${payment.status}; only a SUCCEEDED payment can be refunded.`,
+      );
+    }
+    const amount = input.amount ?? payment.amount - payment.amount_refunded;
+    // NOTE: the reservation is a conditional update inside the write transaction, so refunds
+    // racing on one payment are decided one after another and never add up beyond its amount;
+    // the table's CHECK constraint backs it up.
+    if (amount === 0 || !await reservePaymentRefund(trx, payment.id, amount, now)) {
+      throw exceedsPayment(payment, amount, input.amount !== undefined);
+    }
+    const row = await insertRefund(trx, {
+      public_id: newId("refund"),
+      org_id: ctx.orgId,
+      payment_id: payment.id,
+      amount,
+      currency: payment.currency,
+      status: "PENDING",
+      reason: input.reason ?? null,
+      failure_code: null,
+      locked_until: services.clock.now(),
+      created_at: now,
+      updated_at: now,
+    });
+    const refund: RefundRecord = { ...row, payment_public_id: payment.public_id };
+    await recordEvent(trx, {
+      orgId: ctx.orgId,
+      type: "refund.created",
+      environment: services.environment,
+      createdAt: now,
+      data: toRefund(refund),
+    });
+    afterCommit(services.store, () => services.scheduler.wake(REFUNDS_JOB, services.clock.now()));
+    return refund;
+  });
+}
+
+/** Gets one of the organisation's refunds or throws 404. */
+export async function getRefund(ctx: OrgContext, refundId: string): Promise<RefundRecord> {
+  const row = await findRefund(ctx.db, ctx.orgId, refundId);
+  if (!row) throw notFound("refund", refundId, "refundId");
+  return row;
+}
+
+/** Lists a payment's refunds newest first; 404 for a payment of another organisation. */
+export async function listRefunds(
+  ctx: OrgContext,
+  paymentId: string,
+  query: ListQuery,
+): Promise<Page<RefundRecord>> {
+  const payment = await findPayment(ctx.db, ctx.orgId, paymentId);
+  if (!payment) throw notFound("payment", paymentId, "paymentId");
+  return pageAfter(
+    query,
+    async (refundId) => {
+      const refund = await findRefund(ctx.db, ctx.orgId, refundId);
+      return refund?.payment_id === payment.id ? refund : undefined;
+    },
+    (beforeId, limit) => listRefundsOfPayment(ctx.db, payment.id, { beforeId, limit }),
+  );
+}
+
+/**
+ * Records the provider's answer to a claimed refund, with its event; a FAILED refund gives its
+ * amount back to the payment. Does nothing if another process recorded an answer first.
+ */
+export async function recordRefundResult(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  refund: ClaimedRefund,
+  result: RefundResult,
+): Promise<void> {
+  const from = refund.status as RefundStatus;
+  const to = result.status;
+  if (!canTransition(from, to)) return;
+  const now = services.clock.now() + refund.clock_offset;
+  const updated = await transitionRefund(trx, refund.id, from, to, {
+    failure_code: result.status === "FAILED" ? result.failureCode : null,
+    [MILESTONE_COLUMN[to]]: now,
+    updated_at: now,
+  });
+  if (!updated) return;
+  // NOTE: released only by the compare-and-set winner, so a failure is given back exactly once.
+  if (to === "FAILED") await releasePaymentRefund(trx, refund.payment_id, refund.amount, now);
+  await recordEvent(trx, {
+    orgId: refund.org_id,
+    type: TRANSITION_EVENT[to],
+    environment: services.environment,
+    createdAt: now,
+    data: toRefund({ ...updated, payment_public_id: refund.payment_public_id }),
+  });
+}

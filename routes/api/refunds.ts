@@ -1,0 +1,87 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { createRefund, getRefund, listRefunds, toRefund } from "../../lib/refunds/mod.ts";
+import { CreateRefundRequest, Refund } from "../../lib/refunds/schemas.ts";
+import { listOf, ListQuery } from "../../lib/schemas.ts";
+import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+
+const tags = ["Refunds"];
+const PaymentIdParam = z.object({
+  paymentId: z.string().max(100).meta({ example: "pay_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+});
+
+/** `/api/v1/payments/{paymentId}/refunds`: refunding a payment and its refunds. */
+export const paymentRefunds = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{paymentId}/refunds",
+      operationId: "createRefund",
+      summary: "Refund a payment",
+      description: "Refunds part or (without `amount`) all of what is left of a SUCCEEDED " +
+        "payment. The refund starts PENDING and its amount counts in the payment's " +
+        "`amountRefunded` at once; the payment method's answer follows as `refund.succeeded` " +
+        "or `refund.failed` (which gives the amount back). Sandbox: amounts ending in 99 " +
+        "minor units fail. 400 `refund_exceeds_payment` if the total would exceed the payment; " +
+        "409 `payment_not_succeeded` unless the payment SUCCEEDED.",
+      tags,
+      request: {
+        headers: idempotencyHeader,
+        params: PaymentIdParam,
+        body: { required: false, ...json(CreateRefundRequest) },
+      },
+      responses: {
+        201: { description: "The new refund, PENDING.", ...json(Refund) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const refund = await createRefund(
+        c.var.ctx,
+        c.req.valid("param").paymentId,
+        c.req.valid("json"),
+      );
+      return c.json(toRefund(refund), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{paymentId}/refunds",
+      operationId: "listPaymentRefunds",
+      summary: "List a payment's refunds",
+      tags,
+      request: { params: PaymentIdParam, query: ListQuery },
+      responses: {
+        200: { description: "The refunds, newest first.", ...json(listOf(Refund, "RefundList")) },
+        ...errors(400, 401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const page = await listRefunds(
+        c.var.ctx,
+        c.req.valid("param").paymentId,
+        c.req.valid("query"),
+      );
+      return c.json({ data: page.data.map(toRefund), hasMore: page.hasMore }, 200);
+    },
+  );
+
+/** `/api/v1/refunds`: one refund by id. */
+export const refunds = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{refundId}",
+      operationId: "getRefund",
+      summary: "Get a refund",
+      tags,
+      request: {
+        params: z.object({
+          refundId: z.string().max(100).meta({ example: "re_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+        }),
+      },
+      responses: { 200: { description: "The refund.", ...json(Refund) }, ...errors(401, 403, 404) },
+    }),
+    async (c) => c.json(toRefund(await getRefund(c.var.ctx, c.req.valid("param").refundId)), 200),
+  );

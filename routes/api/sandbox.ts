@@ -1,0 +1,46 @@
+import { createRoute } from "@hono/zod-openapi";
+import {
+  advanceSandboxClock,
+  AdvanceSandboxClockRequest,
+  getSandboxClock,
+  SandboxClock,
+} from "../../lib/sandbox_clock.ts";
+import { createApiRouter, errors, idempotencyHeader, json, jsonBody } from "./openapi.ts";
+
+const tags = ["Sandbox"];
+
+/** `/api/v1/sandbox`: sandbox-only tools (403 `sandbox_only` in production). */
+export const sandbox = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/clock",
+      operationId: "getSandboxClock",
+      summary: "Get this organisation's sandbox clock (sandbox)",
+      tags,
+      responses: {
+        200: { description: "The sandbox clock.", ...json(SandboxClock) },
+        ...errors(401, 403),
+      },
+    }),
+    async (c) => c.json(await getSandboxClock(c.var.ctx), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/clock/advance",
+      operationId: "advanceSandboxClock",
+      summary: "Move this organisation's sandbox clock forward (sandbox)",
+      description: "Sandbox only (403 `sandbox_only` in production). Moves this " +
+        "organisation's time forward by `days`, for good; what became due (renewals, their " +
+        "retries, expiries) runs right after, with its events and webhooks. Other " +
+        "organisations keep their own time.",
+      tags,
+      request: { headers: idempotencyHeader, body: jsonBody(AdvanceSandboxClockRequest) },
+      responses: {
+        200: { description: "The sandbox clock after the move.", ...json(SandboxClock) },
+        ...errors(400, 401, 403, 409),
+      },
+    }),
+    async (c) => c.json(await advanceSandboxClock(c.var.ctx, c.req.valid("json")), 200),
+  );

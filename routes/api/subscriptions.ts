@@ -1,0 +1,92 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { listOf } from "../../lib/schemas.ts";
+import {
+  cancelSubscription,
+  getSubscription,
+  listSubscriptions,
+  toSubscription,
+} from "../../lib/subscriptions/mod.ts";
+import {
+  CancelSubscriptionRequest,
+  ListSubscriptionsQuery,
+  Subscription,
+} from "../../lib/subscriptions/schemas.ts";
+import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+
+const tags = ["Subscriptions"];
+const SubscriptionIdParam = z.object({
+  subscriptionId: z.string().max(100).meta({ example: "sub_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+});
+
+/** `/api/v1/subscriptions`: subscriptions started by payments for recurring offers. */
+export const subscriptions = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/",
+      operationId: "listSubscriptions",
+      summary: "List subscriptions",
+      tags,
+      request: { query: ListSubscriptionsQuery },
+      responses: {
+        200: {
+          description: "Subscriptions, newest first.",
+          ...json(listOf(Subscription, "SubscriptionList")),
+        },
+        ...errors(400, 401, 403),
+      },
+    }),
+    async (c) => {
+      const page = await listSubscriptions(c.var.ctx, c.req.valid("query"));
+      return c.json({ data: page.data.map(toSubscription), hasMore: page.hasMore }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{subscriptionId}",
+      operationId: "getSubscription",
+      summary: "Get a subscription",
+      tags,
+      request: { params: SubscriptionIdParam },
+      responses: {
+        200: { description: "The subscription.", ...json(Subscription) },
+        ...errors(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const subscription = await getSubscription(c.var.ctx, c.req.valid("param").subscriptionId);
+      return c.json(toSubscription(subscription), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{subscriptionId}/cancel",
+      operationId: "cancelSubscription",
+      summary: "Cancel a subscription",
+      description: "Cancels now (`subscription.canceled`), or with `atPeriodEnd: true` at the " +
+        "end of the paid period instead of renewing. No refund is made; refund the latest " +
+        "payment if you owe one. 409 if already CANCELED, if `atPeriodEnd` is asked of a " +
+        "PAST_DUE subscription, or while a renewal is being charged.",
+      tags,
+      request: {
+        headers: idempotencyHeader,
+        params: SubscriptionIdParam,
+        body: { required: false, ...json(CancelSubscriptionRequest) },
+      },
+      responses: {
+        200: { description: "The subscription after the cancellation.", ...json(Subscription) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const subscription = await cancelSubscription(
+        c.var.ctx,
+        c.req.valid("param").subscriptionId,
+        c.req.valid("json"),
+      );
+      return c.json(toSubscription(subscription), 200);
+    },
+  );
