@@ -3,7 +3,8 @@ import { insertIdempotencyKey } from "../db/idempotency_keys.ts";
 import { createOrganisation } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { requestFingerprint } from "../lib/idempotency.ts";
-import type { AuthorizationResult, PaymentProvider } from "../lib/providers/mod.ts";
+import type { AuthorizationRequest, AuthorizationResult } from "../lib/providers/mod.ts";
+import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -87,14 +88,13 @@ Deno.test("[idempotency] a key reused for another request is 409", async () => {
 Deno.test("[idempotency] a request still running makes the key 409 in use", async () => {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  const slowProvider: PaymentProvider = {
-    name: "slow",
-    async authorize(): Promise<AuthorizationResult> {
+  class SlowProvider extends SandboxProvider {
+    override async authorize(request: AuthorizationRequest): Promise<AuthorizationResult> {
       await held;
-      return { status: "SUCCEEDED" };
-    },
-  };
-  const app = await makeTestApp({ provider: slowProvider });
+      return super.authorize(request);
+    }
+  }
+  const app = await makeTestApp({ provider: new SlowProvider() });
   try {
     const offer = await createTestOffer(app);
     const payment = await createTestPayment(app, offer.qrId);
