@@ -3,6 +3,7 @@ import { Kysely, sql } from "kysely";
 import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
+import { WalSync } from "./wal_sync.ts";
 import type { Migration } from "./migrations/mod.ts";
 
 /** One database: a read handle, group-committed write transactions, and lifecycle. */
@@ -75,10 +76,9 @@ async function beginRemoteWrite(client: Client): Promise<WriteBatch> {
 }
 
 /**
- * Opens a database by URL. A `file:` database gets two connections: one writes (group commit
- * makes one enough) and one, read-only, reads, so reads never see a write half-done. Both run
- * in WAL mode with foreign keys, full sync and a busy timeout. A libSQL server is reached
- * through @libsql/client.
+ * Opens a database by URL. A `file:` database gets two connections in WAL mode with foreign keys
+ * and a busy timeout: one writes (group commit makes one enough) and one, read-only, reads, so
+ * reads never see a write half-done. A libSQL server is reached through @libsql/client.
  */
 export async function openStore<S>(url: string): Promise<Store<S>> {
   let reader: StatementExecutor;
@@ -87,14 +87,20 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   if (isFileUrl(url)) {
     const path = filePath(url);
     await ensureParentDirectory(path);
+    // NOTE: SQLite would fsync inside COMMIT, blocking the event loop for milliseconds. The
+    // writer commits without flushing and the WAL is flushed off-thread before any write of the
+    // batch is acknowledged: the same durability as synchronous=FULL, and commits share fsyncs.
     const writer = new LocalSqliteConnection(path, {
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       readOnly: false,
+      syncOnCommit: false,
     });
     const readOnly = new LocalSqliteConnection(path, {
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       readOnly: true,
+      syncOnCommit: false,
     });
+    const wal = new WalSync(`${path}-wal`);
     reader = readOnly;
     openBatch = () => {
       writer.exec("BEGIN IMMEDIATE");
@@ -102,9 +108,11 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
         executor: writer,
         commit: () => Promise.resolve(writer.exec("COMMIT")),
         rollback: () => Promise.resolve(writer.exec("ROLLBACK")),
+        durable: () => wal.sync(),
       });
     };
     closeConnections = () => {
+      wal.close();
       readOnly.close();
       writer.close();
     };
@@ -187,6 +195,7 @@ export async function backupDatabase(url: string, outPath: string): Promise<void
   const connection = new LocalSqliteConnection(filePath(url), {
     busyTimeoutMs: BUSY_TIMEOUT_MS,
     readOnly: false,
+    syncOnCommit: true,
   });
   try {
     // VACUUM INTO reads one snapshot, so the copy is consistent while the server keeps writing.

@@ -4,8 +4,8 @@ import type { EnvironmentSchema, EventRow } from "./schema.ts";
 type Db = Kysely<EnvironmentSchema>;
 
 /** Inserts an event row into the outbox. */
-export function insertEvent(db: Db, values: Omit<EventRow, "id">): Promise<EventRow> {
-  return db.insertInto("events").values(values).returningAll().executeTakeFirstOrThrow();
+export async function insertEvent(db: Db, values: Omit<EventRow, "id">): Promise<void> {
+  await db.insertInto("events").values(values).execute();
 }
 
 /** Finds an organisation's event by its public id. */

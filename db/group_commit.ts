@@ -4,8 +4,11 @@ import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
 /** An open write transaction handed out by the database connection. */
 export interface WriteBatch {
   executor: StatementExecutor;
+  /** Commits: the changes become visible to readers. */
   commit(): Promise<void>;
   rollback(): Promise<void>;
+  /** Resolves once the committed changes are on disk; absent when commit() already ensures it. */
+  durable?(): Promise<void>;
 }
 
 interface PendingWrite<S> {
@@ -16,8 +19,9 @@ interface PendingWrite<S> {
 
 /**
  * Runs write transactions one batch at a time: every write waiting when a batch starts shares
- * its transaction, each inside its own savepoint, and one commit (one fsync) covers them all.
- * A write's promise settles only after its batch committed, so an acknowledged write is durable.
+ * its transaction, each inside its own savepoint. A write's promise settles only after its batch
+ * is committed and durable, so an acknowledged write survives a crash; the next batch does not
+ * wait for the previous one's fsync, so fsyncs overlap with work and many commits share one.
  */
 export class GroupCommitWriter<S> {
   readonly #openBatch: () => Promise<WriteBatch>;
@@ -27,6 +31,7 @@ export class GroupCommitWriter<S> {
   #current: StatementExecutor | null = null;
   #pending: PendingWrite<S>[] = [];
   #draining: Promise<void> | null = null;
+  readonly #flushing = new Set<Promise<void>>();
 
   constructor(openBatch: () => Promise<WriteBatch>, maxBatchSize = 256) {
     this.#openBatch = openBatch;
@@ -45,10 +50,7 @@ export class GroupCommitWriter<S> {
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      // NOTE: local SQLite calls never wait for I/O, so a batch started right here would commit
-      // before the next request is even read. Starting it on the next macrotask lets every
-      // request already received add its write first: one fsync for all of them.
-      this.#draining ??= new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.#drain());
+      this.#draining ??= this.#drain();
     });
   }
 
@@ -58,9 +60,12 @@ export class GroupCommitWriter<S> {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Resolves when no write is waiting or running. */
+  /** Resolves when no write is waiting, running or being flushed. */
   async idle(): Promise<void> {
-    while (this.#draining) await this.#draining;
+    while (this.#draining || this.#flushing.size > 0) {
+      await this.#draining;
+      await Promise.allSettled([...this.#flushing]);
+    }
   }
 
   async #drain(): Promise<void> {
@@ -103,14 +108,20 @@ export class GroupCommitWriter<S> {
       for (const item of items) item.reject(error);
       return;
     }
-    for (const { item, value } of done) item.resolve(value);
-    for (const listener of this.#listeners) {
-      try {
-        listener();
-      } catch {
-        // A listener's failure must not undo or delay acknowledged writes.
+    const flushed = (batch.durable?.() ?? Promise.resolve()).then(() => {
+      for (const { item, value } of done) item.resolve(value);
+      for (const listener of this.#listeners) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure must not undo or delay acknowledged writes.
+        }
       }
-    }
+    }, (error) => {
+      // NOTE: committed but maybe not on disk: never acknowledge such a write.
+      for (const { item } of done) item.reject(error);
+    }).finally(() => this.#flushing.delete(flushed));
+    this.#flushing.add(flushed);
   }
 
   async #runInSavepoint(

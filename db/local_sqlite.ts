@@ -22,10 +22,17 @@ export class LocalSqliteConnection implements StatementExecutor {
   readonly #db: Connection;
   readonly #statements = new Map<string, CachedStatement>();
 
-  constructor(path: string, options: { busyTimeoutMs: number; readOnly: boolean }) {
+  /**
+   * With `syncOnCommit: false` a commit writes the WAL without flushing it; the caller must then
+   * flush it (`WalSync`) before treating the commit as durable.
+   */
+  constructor(
+    path: string,
+    options: { busyTimeoutMs: number; readOnly: boolean; syncOnCommit: boolean },
+  ) {
     this.#db = new Database(path, { timeout: options.busyTimeoutMs });
     this.#db.exec("PRAGMA journal_mode = WAL");
-    this.#db.exec("PRAGMA synchronous = FULL");
+    this.#db.exec(`PRAGMA synchronous = ${options.syncOnCommit ? "FULL" : "NORMAL"}`);
     this.#db.exec("PRAGMA foreign_keys = ON");
     if (options.readOnly) this.#db.exec("PRAGMA query_only = ON");
   }

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type Updateable } from "kysely";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
-import type { EnvironmentSchema, NewPayment, PaymentRow, PaymentsTable } from "./schema.ts";
+import type { EnvironmentSchema, PaymentRow, PaymentsTable } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
 
@@ -17,9 +17,25 @@ function selectPayments(db: Db) {
     .select("offers.public_id as qr_id");
 }
 
-/** Inserts a payment. */
-export function insertPayment(db: Db, values: NewPayment): Promise<PaymentRow> {
-  return db.insertInto("payments").values(values).returningAll().executeTakeFirstOrThrow();
+/** A payment as first written: every column but the id and the milestones still to come. */
+export type NewPayment = Omit<
+  PaymentRow,
+  "id" | "processing_at" | "succeeded_at" | "failed_at" | "canceled_at" | "expired_at"
+>;
+
+/** Inserts a payment and returns its row. */
+export async function insertPayment(db: Db, values: NewPayment): Promise<PaymentRow> {
+  // Every column is known, so the row needs no RETURNING read-back.
+  const result = await db.insertInto("payments").values(values).executeTakeFirstOrThrow();
+  return {
+    ...values,
+    id: Number(result.insertId),
+    processing_at: null,
+    succeeded_at: null,
+    failed_at: null,
+    canceled_at: null,
+    expired_at: null,
+  };
 }
 
 /** Finds an organisation's payment by its public id. */

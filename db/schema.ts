@@ -214,7 +214,6 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NewOffer = Insertable<OffersTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
-export type NewPayment = Insertable<PaymentsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type RefundRow = Selectable<RefundsTable>;

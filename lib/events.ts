@@ -62,7 +62,7 @@ export async function recordEvent(
     createdAt: number;
     data: Record<string, unknown>;
   },
-): Promise<EventRow> {
+): Promise<void> {
   const publicId = newId("event");
   const body: Event = {
     id: publicId,
@@ -71,7 +71,7 @@ export async function recordEvent(
     environment: event.environment,
     data: event.data,
   };
-  return await insertEvent(trx, {
+  await insertEvent(trx, {
     public_id: publicId,
     org_id: event.orgId,
     type: event.type,
