@@ -123,6 +123,43 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+export interface CheckoutSessionsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  offer_id: number;
+  status: string;
+  amount: number;
+  currency: string;
+  embed_link: string;
+  embed_origin: string;
+  success_url: string | null;
+  cancel_url: string | null;
+  /** JSON array of `{name, quantity, unitAmount}`, or null when the offer's amount applies. */
+  line_items: string | null;
+  metadata: string;
+  payment_id: number | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+  expired_at: number | null;
+}
+
+export interface CheckoutSettingsTable {
+  org_id: number;
+  /** JSON array of origins (`https://shop.example`). */
+  allowed_origins: string;
+  updated_at: number;
+}
+
+export interface CheckoutCodeGuardsTable {
+  subject: string;
+  wrong_codes: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
 /** One environment's database (`sandbox.db` or `production.db`). */
 export interface EnvironmentSchema {
   schema_migrations: SchemaMigrationsTable;
@@ -131,6 +168,9 @@ export interface EnvironmentSchema {
   payments: PaymentsTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  checkout_sessions: CheckoutSessionsTable;
+  checkout_settings: CheckoutSettingsTable;
+  checkout_code_guards: CheckoutCodeGuardsTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
@@ -143,3 +183,6 @@ export type PaymentRow = Selectable<PaymentsTable>;
 export type NewPayment = Insertable<PaymentsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
+export type NewCheckoutSession = Insertable<CheckoutSessionsTable>;
+export type CheckoutCodeGuardRow = Selectable<CheckoutCodeGuardsTable>;

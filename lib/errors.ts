@@ -41,6 +41,7 @@ const ERROR_CODES = {
   idempotency_key_reused: [409, "conflict"],
   state_conflict: [409, "conflict"],
   rate_limited: [429, "rate_limit"],
+  code_entry_locked: [429, "rate_limit"],
   internal_error: [500, "api"],
   service_unavailable: [503, "api"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;

@@ -4,6 +4,8 @@ import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { ApiKeyAuthenticator } from "../lib/api_keys.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Config } from "../lib/config.ts";
+import { checkoutPaymentHook } from "../lib/checkout/hooks.ts";
+import { checkoutExpiryJob } from "../lib/checkout/jobs.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
@@ -51,10 +53,11 @@ export function createApp(deps: AppDeps): PaysteadApp {
     provider: deps.provider ?? new SandboxProvider(),
     scheduler,
     log,
-    paymentHooks: [],
+    paymentHooks: [checkoutPaymentHook],
   };
   scheduler.register(paymentDeadlinesJob(services));
   scheduler.register(idempotencyCleanupJob(deps.store, clock));
+  scheduler.register(checkoutExpiryJob(services));
 
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();

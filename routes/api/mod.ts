@@ -7,6 +7,8 @@ import type { AppEnv } from "../env.ts";
 import { apiAuth } from "../middleware/api_auth.ts";
 import { idempotency } from "../middleware/idempotency.ts";
 import { jsonBody } from "../middleware/json_body.ts";
+import { checkoutSessions } from "./checkout_sessions.ts";
+import { checkoutSettings } from "./checkout_settings.ts";
 import { events } from "./events.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
@@ -39,6 +41,8 @@ export function createApi(
   v1.route("/qr", offers);
   v1.route("/payments", payments);
   v1.route("/events", events);
+  v1.route("/checkout-sessions", checkoutSessions);
+  v1.route("/checkout-settings", checkoutSettings);
 
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();
