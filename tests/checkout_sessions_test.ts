@@ -3,7 +3,7 @@ import { createOrganisation } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { allowOrigins, createTestSession, eventsOf, SHOP_ORIGIN } from "./checkout_helpers.ts";
-import { createTestOffer, makeTestApp, type TestApp } from "./helpers.ts";
+import { createTestOffer, makeTestApp } from "./helpers.ts";
 
 async function setUp(options: Parameters<typeof makeTestApp>[0] = {}) {
   const t = await makeTestApp(options);
