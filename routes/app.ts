@@ -15,10 +15,14 @@ import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { Scheduler } from "../lib/scheduler.ts";
 import { createApi } from "./api/mod.ts";
+import { createCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
-import { errorResponse, toApiError } from "./errors.ts";
+import { toApiError } from "./errors.ts";
+import { renderError } from "./html.tsx";
 import { requestId } from "./middleware/request_id.ts";
 import { createMetrics, createOps } from "./ops.ts";
+import { createPayPages } from "./pay.tsx";
+import { createStaticRoutes } from "./static.ts";
 
 /** What the app runs on. Tests pass temporary databases, a manual clock and no timers. */
 export interface AppDeps {
@@ -70,9 +74,12 @@ export function createApp(deps: AppDeps): PaysteadApp {
   });
   app.route("/", createOps(services, metrics.printMetrics));
   app.route("/", createApi(services, authenticator));
+  app.route("/", createStaticRoutes());
+  app.route("/", createCheckoutPages(services));
+  app.route("/", createPayPages(services));
   app.notFound((c) =>
-    errorResponse(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
+    renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
-  app.onError((error, c) => errorResponse(c, toApiError(error, log, c.get("requestId"))));
+  app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
   return { app, services, authenticator };
 }

@@ -59,6 +59,8 @@ Deno.test("[checkout] PUT settings rejects anything that is not an exact origin"
       [["https:"], "allowedOrigins.0", "must be an origin"],
       [["https://user@shop.example"], "allowedOrigins.0", "must be an origin"],
       [["shop.example"], "allowedOrigins.0", "must be an origin"],
+      [["https://shop.example;script-src"], "allowedOrigins.0", "must be an origin"],
+      [["https://a,b.example"], "allowedOrigins.0", "must be an origin"],
       [["ftp://shop.example"], "allowedOrigins.0", "must use https://"],
       [["http://shop.example"], "allowedOrigins.0", "must use https://"],
     ];

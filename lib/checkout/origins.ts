@@ -4,6 +4,10 @@ import { ApiError } from "../errors.ts";
 /** scheme://host[:port] and nothing else: no user, path, query or fragment. */
 const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]+$/i;
 
+/** DNS labels or a bracketed IPv6 address: nothing that could break out of a CSP header. */
+const HOSTNAME =
+  /^(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?|\[[0-9a-f:.]+\])$/;
+
 /** Tells whether a URL host names this machine, where the sandbox accepts plain http. */
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname.endsWith(".localhost") ||
@@ -33,7 +37,7 @@ export function parseAllowedOrigin(raw: string, environment: Environment, param:
   } catch {
     // reported below
   }
-  if (!url || url.host === "") {
+  if (!url || !HOSTNAME.test(url.hostname)) {
     throw new ApiError(
       "parameter_invalid",
       `'${param}' must be an origin, scheme://host[:port] with no path, such as https://shop.example (got '${raw}').`,
@@ -49,6 +53,11 @@ export function parseAllowedOrigin(raw: string, environment: Environment, param:
 /** The origin of a session's `embedLink`, or 400 when the page may not embed checkout at all. */
 export function embedOriginOf(embedLink: string, environment: Environment): string {
   const url = new URL(embedLink);
+  if (!HOSTNAME.test(url.hostname)) {
+    throw new ApiError("parameter_invalid", "'embedLink' has a host name that is not valid.", {
+      param: "embedLink",
+    });
+  }
   if (!isSecureEnough(url, environment)) {
     throw new ApiError("parameter_invalid", `'embedLink' ${SCHEME_RULE}.`, {
       param: "embedLink",
