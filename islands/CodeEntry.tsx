@@ -256,7 +256,9 @@ export default function CodeEntry(props: CodeEntryProps) {
   }
 
   const back = `Return to ${props.merchantName}`;
-  const cancel = state.phase === "succeeded" || state.phase === "processing"
+  // Nothing to cancel once paid or while paying; an expired checkout already told the merchant.
+  const cancel = state.phase === "succeeded" || state.phase === "processing" ||
+      (embedded && state.phase === "expired")
     ? null
     : props.cancelUrl
     ? (
@@ -312,7 +314,10 @@ export default function CodeEntry(props: CodeEntryProps) {
             value={code}
             aria-invalid={fieldError ? "true" : "false"}
             aria-describedby={fieldError ? "code-hint code-error" : "code-hint"}
-            onInput={(event) => setCode((event.currentTarget as HTMLInputElement).value)}
+            onInput={(event) => {
+              setCode((event.currentTarget as HTMLInputElement).value);
+              setFieldError(null);
+            }}
           />
           {fieldError && <p id="code-error" class="field-error">{fieldError}</p>}
           <button type="submit" class="button button--primary" disabled={submitting}>
