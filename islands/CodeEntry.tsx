@@ -113,6 +113,8 @@ export default function CodeEntry(props: CodeEntryProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const announced = useRef(new Set<string>());
   const firstPhase = useRef(true);
+  /** When the page loaded, by this browser's clock: expiry is counted from here. */
+  const loadedAt = useRef(0);
 
   function send(message: CheckoutMessage) {
     if (embedded && props.parentOrigin) postToParent(props.parentOrigin, message);
@@ -149,6 +151,7 @@ export default function CodeEntry(props: CodeEntryProps) {
 
   // On load: take over validation, tell the merchant's page we are ready and how tall we are.
   useEffect(() => {
+    loadedAt.current = Date.now();
     if (formRef.current) formRef.current.noValidate = true;
     if (!embedded || !props.sessionId) return;
     const sessionId = props.sessionId;
@@ -190,13 +193,13 @@ export default function CodeEntry(props: CodeEntryProps) {
 
   // At expiry, and when a lock ends, the server says what comes next.
   useEffect(() => {
-    const waitSeconds = state.phase === "locked"
-      ? state.retryAfterSeconds ?? 60
+    const waitMs = state.phase === "locked"
+      ? (state.retryAfterSeconds ?? 60) * 1000
       : state.phase === "ready" || state.phase === "failed"
-      ? props.expiresInSeconds
+      ? props.expiresInSeconds * 1000 - (Date.now() - loadedAt.current)
       : null;
-    if (waitSeconds === null) return;
-    const timer = setTimeout(refresh, waitSeconds * 1000 + 500);
+    if (waitMs === null) return;
+    const timer = setTimeout(refresh, Math.max(0, waitMs) + 500);
     return () => clearTimeout(timer);
   }, [state.phase]);
 

@@ -156,23 +156,27 @@ export function findPublicCheckoutSession(
   return findCheckoutSessionByPublicId(services.store.db, sessionId);
 }
 
+function alreadyCompleted(session: CheckoutSessionRecord): ApiError {
+  return new ApiError(
+    "session_already_completed",
+    `The checkout session '${session.public_id}' is already COMPLETED.`,
+  );
+}
+
+function attemptProcessing(session: CheckoutSessionRecord): ApiError {
+  return new ApiError(
+    "payment_processing",
+    `The checkout session's payment '${session.payment_public_id}' is being processed; wait for its result.`,
+  );
+}
+
 /**
  * Throws the 409 that says why a session takes no payment attempt now: it is completed,
  * expired, or its latest attempt is still processing.
  */
 export function assertSessionPayable(session: CheckoutSessionRecord, now: number): void {
-  if (session.status === "COMPLETED") {
-    throw new ApiError(
-      "session_already_completed",
-      `The checkout session '${session.public_id}' is already COMPLETED.`,
-    );
-  }
-  if (session.payment_status === "PROCESSING") {
-    throw new ApiError(
-      "payment_processing",
-      `The checkout session's payment '${session.payment_public_id}' is being processed; wait for its result.`,
-    );
-  }
+  if (session.status === "COMPLETED") throw alreadyCompleted(session);
+  if (session.payment_status === "PROCESSING") throw attemptProcessing(session);
   if (session.status === "EXPIRED" || session.expires_at <= now) {
     throw new ApiError(
       "session_expired",
@@ -224,8 +228,9 @@ export function expireCheckoutSession(
         `The checkout session '${sessionId}' has already expired.`,
       );
     }
+    if (session.status === "COMPLETED") throw alreadyCompleted(session);
     // An attempt in flight may still succeed; the session must stay able to complete.
-    assertSessionPayable({ ...session, expires_at: Infinity }, ctx.now());
+    if (session.payment_status === "PROCESSING") throw attemptProcessing(session);
     const expired = await transitionSession(trx, ctx.services, session, "EXPIRED", ctx.now());
     if (!expired) throw new Error("An open session read in this transaction changed status.");
     return expired;
