@@ -4,6 +4,7 @@ import { SANDBOX_TIMEOUT_MS } from "../../lib/providers/sandbox.ts";
 import { createTestOffer } from "../helpers.ts";
 import {
   type CheckoutServer,
+  collectErrors,
   launchBrowser,
   type MerchantSite,
   receivedMessages,
@@ -32,10 +33,12 @@ async function createSession(world: World, fields: Record<string, unknown> = {})
   return await response.json() as { sessionId: string; embedUrl: string };
 }
 
-async function openShop(world: World, embedUrl: string, origin = world.shopOrigin) {
+/** Opens the shop with the session mounted. */
+async function openShop(world: World, embedUrl: string) {
   const page = await world.browser.newPage({ viewport: { width: 1024, height: 900 } });
-  await page.goto(`${origin}/shop?embedUrl=${encodeURIComponent(embedUrl)}`);
-  return page;
+  const errors = collectErrors(page);
+  await page.goto(`${world.shopOrigin}/shop?embedUrl=${encodeURIComponent(embedUrl)}`);
+  return { page, errors };
 }
 
 function checkoutFrame(page: Page) {
@@ -66,11 +69,14 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
           { name: "Paper filters", quantity: 1, unitAmount: 1200 },
         ],
       });
-      const page = await openShop(world, session.embedUrl);
+      const { page, errors } = await openShop(world, session.embedUrl);
       const [ready] = await waitForCallback(page, "ready");
       assert.deepEqual(ready, { type: "CHECKOUT_READY", sessionId: session.sessionId });
       const frame = checkoutFrame(page);
       await frame.getByRole("heading", { name: "Pay with a 6-digit code" }).waitFor();
+      // Hydration took over the server's markup instead of adding a second copy.
+      assert.equal(await frame.locator(".code-entry").count(), 1);
+      assert.equal(await frame.locator("form").count(), 1);
 
       // The iframe follows its content's height from CHECKOUT_RESIZE.
       await page.waitForFunction(() =>
@@ -118,12 +124,13 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       for (const resize of messages.filter((m) => m.data.type === "CHECKOUT_RESIZE")) {
         assert.deepEqual(Object.keys(resize.data).sort(), ["height", "sessionId", "type"]);
       }
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
     await t.step("a failing code shows the failure; another code completes", async () => {
       const session = await createSession(world);
-      const page = await openShop(world, session.embedUrl);
+      const { page, errors } = await openShop(world, session.embedUrl);
       await waitForCallback(page, "ready");
       const frame = checkoutFrame(page);
       await frame.getByLabel("Payment code").fill("500500");
@@ -149,12 +156,13 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       await input.press("Enter");
       const [completed] = await waitForCallback(page, "complete");
       assert.notEqual(completed.paymentId, open.paymentId);
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
     await t.step("a processing payment, then the bank's timeout", async () => {
       const session = await createSession(world);
-      const page = await openShop(world, session.embedUrl);
+      const { page, errors } = await openShop(world, session.embedUrl);
       await waitForCallback(page, "ready");
       const frame = checkoutFrame(page);
       await frame.getByLabel("Payment code").fill("600600");
@@ -168,6 +176,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       const [failed] = await waitForCallback(page, "fail");
       assert.equal(failed.failureCode, "timeout");
       await frame.getByText("Your bank didn't confirm the payment in time.").waitFor();
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
@@ -183,7 +192,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
         assert.equal(response.status, 200);
         await response.body?.cancel();
       }
-      const page = await openShop(world, session.embedUrl);
+      const { page, errors } = await openShop(world, session.embedUrl);
       await waitForCallback(page, "ready");
       const frame = checkoutFrame(page);
       await frame.getByRole("button", { name: "Try again" }).click();
@@ -193,12 +202,13 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       const [failed] = await waitForCallback(page, "fail");
       assert.equal(failed.failureCode, "code_expired");
       await screenshot(page, "embed-locked");
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
     await t.step("cancel tells the merchant and goes to cancelUrl", async () => {
       const session = await createSession(world, { cancelUrl: `${shopOrigin}/cart` });
-      const page = await openShop(world, session.embedUrl);
+      const { page, errors } = await openShop(world, session.embedUrl);
       await waitForCallback(page, "ready");
       await checkoutFrame(page).getByRole("link", { name: "Cancel" }).click();
       await page.waitForURL(`${shopOrigin}/cart`);
@@ -209,12 +219,13 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
         name: "cancel",
         message: { type: "CHECKOUT_CANCELED", sessionId: session.sessionId },
       });
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
     await t.step("success sends the whole page to successUrl", async () => {
       const session = await createSession(world, { successUrl: `${shopOrigin}/thanks` });
-      const page = await openShop(world, session.embedUrl);
+      const { page, errors } = await openShop(world, session.embedUrl);
       await waitForCallback(page, "ready");
       const frame = checkoutFrame(page);
       await frame.getByLabel("Payment code").fill("777123");
@@ -224,6 +235,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
         await page.evaluate(() => sessionStorage.getItem("callbacks") ?? "[]"),
       );
       assert.equal(callbacks.at(-1).name, "complete");
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
@@ -231,12 +243,13 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       const session = await createSession(world, { expiresInMinutes: 1 });
       checkout.t.clock.advance(60_000);
       await checkout.t.services.scheduler.runDue();
-      const page = await openShop(world, session.embedUrl);
+      const { page, errors } = await openShop(world, session.embedUrl);
       const [expired] = await waitForCallback(page, "expire");
       assert.deepEqual(expired, { type: "CHECKOUT_EXPIRED", sessionId: session.sessionId });
       await checkoutFrame(page).getByRole("heading", { name: "This checkout has expired" })
         .waitFor();
       await screenshot(page, "embed-expired");
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
@@ -251,7 +264,6 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       await page.goto(
         `http://127.0.0.1:${merchant.port}/shop?embedUrl=${encodeURIComponent(session.embedUrl)}`,
       );
-      await page.waitForFunction(() => true);
       for (let i = 0; i < 50 && refusals.length === 0; i++) await page.waitForTimeout(100);
       assert.equal(refusals.length > 0, true, "Chromium reports the frame-ancestors refusal");
       assert.match(refusals[0], new RegExp(`frame-ancestors ${shopOrigin}`));

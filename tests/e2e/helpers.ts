@@ -20,6 +20,19 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * Collects console errors and uncaught exceptions of a page and all its frames, such as a CSP
+ * violation or a failed hydration; a test asserts the list stays empty.
+ */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png (git-ignored). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await Deno.mkdir(SCREENSHOTS, { recursive: true });
@@ -110,6 +123,8 @@ export function startMerchantSite(checkoutOrigin: string): MerchantSite {
         return html("<!doctype html><title>Thanks</title><h1>Thank you for your order</h1>");
       case "/cart":
         return html("<!doctype html><title>Cart</title><h1>Your cart</h1>");
+      case "/favicon.ico":
+        return new Response(null, { status: 204 });
       default:
         return new Response("not found", { status: 404 });
     }

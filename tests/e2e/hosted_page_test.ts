@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { createTestOffer, createTestPayment } from "../helpers.ts";
-import { launchBrowser, screenshot, startCheckoutServer, startMerchantSite } from "./helpers.ts";
+import {
+  collectErrors,
+  launchBrowser,
+  screenshot,
+  startCheckoutServer,
+  startMerchantSite,
+} from "./helpers.ts";
 
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 860 };
@@ -29,6 +35,7 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
         cancelUrl: `${shopOrigin}/cart`,
       });
       const page = await browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
+      const errors = collectErrors(page);
       await page.goto(`${checkout.origin}/pay/${payment.paymentId}`);
       await page.getByRole("heading", { name: "Pay with a 6-digit code" }).waitFor();
       // Nothing is wider than the phone.
@@ -43,12 +50,14 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
       await screenshot(page, "hosted-phone-succeeded");
       await page.waitForURL(`${shopOrigin}/thanks`);
       assert.equal((await paymentStatus(payment.paymentId)).status, "SUCCEEDED");
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
     await t.step("on a desktop, by keyboard alone, with a visible focus", async () => {
       const payment = await newPayment();
       const page = await browser.newPage({ viewport: DESKTOP });
+      const errors = collectErrors(page);
       await page.goto(`${checkout.origin}/pay/${payment.paymentId}`);
       await page.getByRole("heading", { name: "Pay with a 6-digit code" }).waitFor();
       await page.keyboard.press("Tab");
@@ -82,6 +91,7 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
       const failed = await paymentStatus(payment.paymentId);
       assert.equal(failed.status, "FAILED");
       assert.equal(failed.failureCode, "invalid_code");
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
