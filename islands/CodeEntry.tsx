@@ -28,6 +28,8 @@ export interface CodeEntryProps {
 }
 
 const POLL_MS = 1500;
+/** Lets the merchant's page handle CHECKOUT_CANCELED before the iframe navigates it away. */
+const CANCEL_DELAY_MS = 250;
 /** Long enough to read "Payment successful" before leaving for the merchant's page. */
 const REDIRECT_DELAY_MS = 1500;
 const CODE = /^\d{6}$/;
@@ -108,7 +110,8 @@ export default function CodeEntry(props: CodeEntryProps) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
+  // The server's HTML relies on the browser's own validation; once hydrated, this code checks.
+  const [hydrated, setHydrated] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const announced = useRef(new Set<string>());
@@ -152,7 +155,7 @@ export default function CodeEntry(props: CodeEntryProps) {
   // On load: take over validation, tell the merchant's page we are ready and how tall we are.
   useEffect(() => {
     loadedAt.current = Date.now();
-    if (formRef.current) formRef.current.noValidate = true;
+    setHydrated(true);
     if (!embedded || !props.sessionId) return;
     const sessionId = props.sessionId;
     send({ type: "CHECKOUT_READY", sessionId });
@@ -269,8 +272,13 @@ export default function CodeEntry(props: CodeEntryProps) {
         class="link-button"
         href={props.cancelUrl}
         target={embedded ? "_top" : undefined}
-        onClick={() =>
-          props.sessionId && send({ type: "CHECKOUT_CANCELED", sessionId: props.sessionId })}
+        onClick={(event) => {
+          if (!embedded || !props.sessionId) return;
+          event.preventDefault();
+          send({ type: "CHECKOUT_CANCELED", sessionId: props.sessionId });
+          const url = props.cancelUrl!;
+          setTimeout(() => leaveFor(url), CANCEL_DELAY_MS);
+        }}
       >
         {embedded ? "Cancel" : back}
       </a>
@@ -292,10 +300,10 @@ export default function CodeEntry(props: CodeEntryProps) {
     case "ready":
       body = (
         <form
-          ref={formRef}
           class="code-form"
           method="post"
           action={props.actionUrl}
+          noValidate={hydrated}
           onSubmit={submit}
         >
           <h2 class="panel-title" tabIndex={-1} ref={headingRef}>Pay with a 6-digit code</h2>

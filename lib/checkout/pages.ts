@@ -1,5 +1,4 @@
 import { findOfferByPublicId } from "../../db/offers.ts";
-import type { OfferRow } from "../../db/schema.ts";
 import { getOrganisation } from "../accounts.ts";
 import { orgContext, type Services } from "../context.ts";
 import { formatMoney } from "../money.ts";
@@ -128,7 +127,7 @@ export async function attemptSessionCode(
 }
 
 async function paymentSummary(services: Services, payment: PaymentRecord): Promise<OrderSummary> {
-  const offer = (await findOfferByPublicId(services.store.db, payment.qr_id)) as OfferRow;
+  const offer = (await findOfferByPublicId(services.store.db, payment.qr_id))!;
   return {
     merchantName: await merchantName(services, payment.org_id),
     title: offer.name,

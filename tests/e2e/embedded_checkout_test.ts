@@ -152,6 +152,9 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       await frame.getByRole("button", { name: "Try again" }).click();
       const input = frame.getByLabel("Payment code");
       assert.equal(await input.evaluate((el) => el === document.activeElement), true);
+      await input.fill("777");
+      await input.press("Enter");
+      await frame.getByText("Enter the 6 digits of your code.").waitFor();
       await input.fill("777999");
       await input.press("Enter");
       const [completed] = await waitForCallback(page, "complete");
