@@ -4,7 +4,7 @@ import { SANDBOX_TEST_CODES } from "../lib/providers/sandbox.ts";
 export function SandboxBanner() {
   return (
     <p class="sandbox-banner">
-      <strong>Sandbox</strong> Test mode: no real money moves.
+      <strong>Sandbox</strong> <span>Test mode: no real money moves.</span>
     </p>
   );
 }

@@ -12,6 +12,7 @@ import {
   startCheckoutServer,
   startMerchantSite,
   waitForCallback,
+  waitForResized,
 } from "./helpers.ts";
 
 interface World {
@@ -33,9 +34,12 @@ async function createSession(world: World, fields: Record<string, unknown> = {})
   return await response.json() as { sessionId: string; embedUrl: string };
 }
 
-/** Opens the shop with the session mounted. */
-async function openShop(world: World, embedUrl: string) {
-  const page = await world.browser.newPage({ viewport: { width: 1024, height: 900 } });
+/**
+ * Opens the shop with the session mounted. The viewport is tall enough to hold the whole
+ * checkout: full-page screenshots leave a cross-origin iframe unpainted below the viewport.
+ */
+async function openShop(world: World, embedUrl: string, viewport = { width: 1024, height: 1300 }) {
+  const page = await world.browser.newPage({ viewport });
   const errors = collectErrors(page);
   await page.goto(`${world.shopOrigin}/shop?embedUrl=${encodeURIComponent(embedUrl)}`);
   return { page, errors };
@@ -92,12 +96,14 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
         await page.locator("#checkout iframe").evaluate((el) => (el as HTMLElement).style.height),
         `${height}px`,
       );
+      await waitForResized(page);
       await screenshot(page, "embed-ready");
 
       await frame.getByLabel("Payment code").fill("777123");
       await frame.getByLabel("Payment code").press("Enter");
       const [completed] = await waitForCallback(page, "complete");
       await frame.getByRole("heading", { name: "Payment successful" }).waitFor();
+      await waitForResized(page);
       await screenshot(page, "embed-completed");
 
       const paid = await api(world, `/api/v1/checkout-sessions/${session.sessionId}`);
@@ -128,6 +134,30 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       await page.close();
     });
 
+    await t.step("fits a 360 px phone", async () => {
+      const session = await createSession(world, {
+        lineItems: [
+          { name: "Colombia Huila, washed, 250 g whole beans", quantity: 3, unitAmount: 3400 },
+        ],
+      });
+      const { page, errors } = await openShop(world, session.embedUrl, {
+        width: 360,
+        height: 1300,
+      });
+      await waitForCallback(page, "ready");
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      await frame.waitForSelector("#code");
+      const overflow = await frame.evaluate(() =>
+        document.documentElement.scrollWidth - document.documentElement.clientWidth
+      );
+      assert.equal(overflow, 0, "nothing wider than the iframe");
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360);
+      await waitForResized(page);
+      await screenshot(page, "embed-phone");
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+
     await t.step("a failing code shows the failure; another code completes", async () => {
       const session = await createSession(world);
       const { page, errors } = await openShop(world, session.embedUrl);
@@ -138,6 +168,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       const [failed] = await waitForCallback(page, "fail");
       await frame.getByRole("heading", { name: "Payment failed" }).waitFor();
       await frame.getByText("Your bank declined the payment.").waitFor();
+      await waitForResized(page);
       await screenshot(page, "embed-failed");
       const open = await api(world, `/api/v1/checkout-sessions/${session.sessionId}`);
       assert.equal(open.status, "OPEN");
@@ -173,6 +204,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       await waitForCallback(page, "processing");
       await frame.getByRole("heading", { name: "Confirm the payment in your banking app" })
         .waitFor();
+      await waitForResized(page);
       await screenshot(page, "embed-processing");
       checkout.t.clock.advance(SANDBOX_TIMEOUT_MS);
       await checkout.t.services.scheduler.runDue();
@@ -204,6 +236,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       await frame.getByRole("heading", { name: "Too many attempts" }).waitFor();
       const [failed] = await waitForCallback(page, "fail");
       assert.equal(failed.failureCode, "code_expired");
+      await waitForResized(page);
       await screenshot(page, "embed-locked");
       assert.deepEqual(errors, []);
       await page.close();
@@ -251,6 +284,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       assert.deepEqual(expired, { type: "CHECKOUT_EXPIRED", sessionId: session.sessionId });
       await checkoutFrame(page).getByRole("heading", { name: "This checkout has expired" })
         .waitFor();
+      await waitForResized(page);
       await screenshot(page, "embed-expired");
       assert.deepEqual(errors, []);
       await page.close();

@@ -158,6 +158,23 @@ export async function waitForCallback(
   );
 }
 
+/**
+ * Waits until the merchant page has applied the checkout's latest CHECKOUT_RESIZE and the
+ * iframe has painted at that size, so a screenshot shows the whole checkout.
+ */
+export async function waitForResized(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const resizes = (globalThis as unknown as { received: Received[] }).received
+      .filter((entry) => entry.data?.type === "CHECKOUT_RESIZE");
+    const iframe = document.querySelector<HTMLIFrameElement>("#checkout iframe");
+    return resizes.length > 0 && iframe?.style.height === `${resizes.at(-1)!.data.height}px`;
+  });
+  const frame = page.frames().find((candidate) => candidate !== page.mainFrame())!;
+  await frame.evaluate(() =>
+    new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+  );
+}
+
 /** The CHECKOUT_* messages the merchant page received so far, in order. */
 export function receivedMessages(page: Page): Promise<Received[]> {
   return page.evaluate(() =>

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SANDBOX_TIMEOUT_MS } from "../../lib/providers/sandbox.ts";
 import { createTestOffer, createTestPayment } from "../helpers.ts";
 import {
   collectErrors,
@@ -106,6 +107,44 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
       await page.getByRole("heading", { name: "Payment successful" }).waitFor();
       await page.getByText("You can close this page.").waitFor();
       assert.equal((await paymentStatus(paymentId)).status, "SUCCEEDED");
+      await page.close();
+    });
+
+    await t.step("processing, locked and canceled payments say so", async () => {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      const errors = collectErrors(page);
+      const slow = await newPayment();
+      await page.goto(`${checkout.origin}/pay/${slow.paymentId}`);
+      await page.getByLabel("Payment code").fill("600600");
+      await page.getByLabel("Payment code").press("Enter");
+      await page.getByRole("heading", { name: "Confirm the payment in your banking app" })
+        .waitFor();
+      await screenshot(page, "hosted-processing");
+      checkout.t.clock.advance(SANDBOX_TIMEOUT_MS);
+      await checkout.t.services.scheduler.runDue();
+      await page.getByText("Your bank didn't confirm the payment in time.").waitFor();
+
+      const scripted = await newPayment();
+      for (let i = 0; i < 5; i++) {
+        const response = await checkout.t.app.request(`/pay/${scripted.paymentId}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+          body: JSON.stringify({ code: "0" }),
+        });
+        assert.equal(response.status, 400);
+        await response.body?.cancel();
+      }
+      await page.goto(`${checkout.origin}/pay/${scripted.paymentId}`);
+      await page.getByRole("heading", { name: "Too many attempts" }).waitFor();
+      assert.equal(await page.getByLabel("Payment code").count(), 0);
+      await screenshot(page, "hosted-locked");
+
+      const canceled = await newPayment({ cancelUrl: `${shopOrigin}/cart` });
+      await checkout.t.request("POST", `/api/v1/payments/${canceled.paymentId}/cancel`);
+      await page.goto(`${checkout.origin}/pay/${canceled.paymentId}`);
+      await page.getByRole("heading", { name: "This payment was canceled" }).waitFor();
+      await screenshot(page, "hosted-canceled");
+      assert.deepEqual(errors, []);
       await page.close();
     });
 
