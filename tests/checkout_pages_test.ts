@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { openStore } from "../db/client.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
-import { LOCK_MS } from "../lib/checkout/guard.ts";
+import { LOCK_MS, MAX_WRONG_CODES } from "../lib/checkout/guard.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { createApp } from "../routes/app.ts";
 import { silentLogger } from "../lib/log.ts";
@@ -276,7 +276,7 @@ Deno.test("[checkout] five wrong codes lock a session's code entry, in every pro
   try {
     const session = await createTestSession(t, offer.qrId);
     const path = pathOf(session.embedUrl);
-    for (let i = 1; i <= 4; i++) {
+    for (let i = 1; i < MAX_WRONG_CODES; i++) {
       assert.equal((await jsonOf(await submit(t, path, "123456"), 200)).phase, "failed");
     }
     const fifth = await jsonOf(await submit(t, path, "500500"), 200);

@@ -9,7 +9,7 @@ const HOSTNAME =
   /^(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?|\[[0-9a-f:.]+\])$/;
 
 /** Tells whether a URL host names this machine, where the sandbox accepts plain http. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname.endsWith(".localhost") ||
     hostname === "127.0.0.1" || hostname === "[::1]";
 }

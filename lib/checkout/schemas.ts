@@ -3,9 +3,9 @@ import { AmountOrZero, HttpUrl, Metadata, Timestamp } from "../schemas.ts";
 import { SESSION_STATUSES } from "./status.ts";
 
 /** Most line items a session may carry. */
-export const MAX_LINE_ITEMS = 100;
+const MAX_LINE_ITEMS = 100;
 /** Most origins an organisation may allow to embed its checkout. */
-export const MAX_ALLOWED_ORIGINS = 20;
+const MAX_ALLOWED_ORIGINS = 20;
 
 export const LineItem = z.strictObject({
   name: z.string().trim().min(1).max(200).meta({ example: "Espresso beans 1 kg" }),
