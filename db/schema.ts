@@ -193,6 +193,43 @@ export interface SandboxClocksTable {
   updated_at: number;
 }
 
+export interface CheckoutSessionsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  offer_id: number;
+  status: string;
+  amount: number;
+  currency: string;
+  embed_link: string;
+  embed_origin: string;
+  success_url: string | null;
+  cancel_url: string | null;
+  /** JSON array of `{name, quantity, unitAmount}`, or null when the offer's amount applies. */
+  line_items: string | null;
+  metadata: string;
+  payment_id: number | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+  expired_at: number | null;
+}
+
+export interface CheckoutSettingsTable {
+  org_id: number;
+  /** JSON array of origins (`https://shop.example`). */
+  allowed_origins: string;
+  updated_at: number;
+}
+
+export interface CheckoutCodeGuardsTable {
+  subject: string;
+  wrong_codes: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
 /** One environment's database (`sandbox.db` or `production.db`). */
 export interface EnvironmentSchema {
   schema_migrations: SchemaMigrationsTable;
@@ -205,6 +242,9 @@ export interface EnvironmentSchema {
   subscriptions: SubscriptionsTable;
   subscription_renewals: SubscriptionRenewalsTable;
   sandbox_clocks: SandboxClocksTable;
+  checkout_sessions: CheckoutSessionsTable;
+  checkout_settings: CheckoutSettingsTable;
+  checkout_code_guards: CheckoutCodeGuardsTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
@@ -222,3 +262,6 @@ export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type NewSubscription = Insertable<SubscriptionsTable>;
 export type SubscriptionRenewalRow = Selectable<SubscriptionRenewalsTable>;
 export type NewSubscriptionRenewal = Insertable<SubscriptionRenewalsTable>;
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
+export type NewCheckoutSession = Insertable<CheckoutSessionsTable>;
+export type CheckoutCodeGuardRow = Selectable<CheckoutCodeGuardsTable>;

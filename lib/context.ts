@@ -53,6 +53,14 @@ export interface OrgContext {
 }
 
 /**
+ * Asks job `name` to run when the organisation's clock reads `orgTime`; the scheduler runs on
+ * the system clock, which a sandbox organisation's clock may be ahead of.
+ */
+export function wakeAtOrgTime(ctx: OrgContext, name: string, orgTime: number): void {
+  ctx.services.scheduler.wake(name, ctx.services.clock.now() + (orgTime - ctx.now()));
+}
+
+/**
  * Builds an organisation's context on the environment's services. `clockOffsetMs` is how far
  * the organisation's sandbox clock runs ahead of the system clock (see lib/sandbox_clock.ts).
  */

@@ -45,6 +45,7 @@ const ERROR_CODES = {
   subscription_past_due: [409, "conflict"],
   subscription_renewal_in_progress: [409, "conflict"],
   rate_limited: [429, "rate_limit"],
+  code_entry_locked: [429, "rate_limit"],
   internal_error: [500, "api"],
   service_unavailable: [503, "api"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;

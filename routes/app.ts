@@ -4,6 +4,8 @@ import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { ApiKeyAuthenticator } from "../lib/api_keys.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
 import type { Config } from "../lib/config.ts";
+import { checkoutPaymentHook } from "../lib/checkout/hooks.ts";
+import { checkoutExpiryJob } from "../lib/checkout/jobs.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
@@ -16,10 +18,14 @@ import { Scheduler } from "../lib/scheduler.ts";
 import { subscriptionRenewalsJob } from "../lib/subscriptions/renewals.ts";
 import { startSubscriptionOnPayment } from "../lib/subscriptions/start.ts";
 import { createApi } from "./api/mod.ts";
+import { createCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
-import { errorResponse, toApiError } from "./errors.ts";
+import { toApiError } from "./errors.ts";
+import { renderError } from "./html.tsx";
 import { requestId } from "./middleware/request_id.ts";
 import { createMetrics, createOps } from "./ops.ts";
+import { createPayPages } from "./pay.tsx";
+import { createStaticRoutes } from "./static.ts";
 
 /** What the app runs on. Tests pass temporary databases, a manual clock and no timers. */
 export interface AppDeps {
@@ -54,13 +60,14 @@ export function createApp(deps: AppDeps): PaysteadApp {
     provider: deps.provider ?? new SandboxProvider(),
     scheduler,
     log,
-    paymentHooks: [],
+    paymentHooks: [checkoutPaymentHook],
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
   scheduler.register(paymentDeadlinesJob(services));
   scheduler.register(idempotencyCleanupJob(deps.store, clock));
   scheduler.register(refundsJob(services));
   scheduler.register(subscriptionRenewalsJob(services));
+  scheduler.register(checkoutExpiryJob(services));
 
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();
@@ -73,9 +80,12 @@ export function createApp(deps: AppDeps): PaysteadApp {
   });
   app.route("/", createOps(services, metrics.printMetrics));
   app.route("/", createApi(services, authenticator));
+  app.route("/", createStaticRoutes());
+  app.route("/", createCheckoutPages(services));
+  app.route("/", createPayPages(services));
   app.notFound((c) =>
-    errorResponse(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
+    renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
-  app.onError((error, c) => errorResponse(c, toApiError(error, log, c.get("requestId"))));
+  app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
   return { app, services, authenticator };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import * as accounts0001 from "./accounts/0001_init.ts";
 import * as environment0001 from "./environment/0001_init.ts";
+import * as environment0003 from "./environment/0003_checkout.ts";
 import * as environment0004 from "./environment/0004_billing.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
@@ -18,5 +19,6 @@ export const accountsMigrations: Record<string, Migration> = {
 /** Migrations of each environment database, applied in key order. */
 export const environmentMigrations: Record<string, Migration> = {
   "0001_init": environment0001,
+  "0003_checkout": environment0003,
   "0004_billing": environment0004,
 };

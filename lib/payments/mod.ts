@@ -8,14 +8,14 @@ import {
   type PaymentRecord,
   transitionPayment,
 } from "../../db/payments.ts";
-import type { EnvironmentSchema, PaymentsTable } from "../../db/schema.ts";
+import type { EnvironmentSchema, OfferRow, PaymentsTable } from "../../db/schema.ts";
 import { toIso } from "../clock.ts";
-import type { OrgContext, Services } from "../context.ts";
+import { type OrgContext, type Services, wakeAtOrgTime } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
-import type { FailureCode } from "../providers/mod.ts";
+import type { AuthorizationResult, FailureCode } from "../providers/mod.ts";
 import type { Page } from "../schemas.ts";
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from "./schemas.ts";
 import {
@@ -58,7 +58,12 @@ export function toPayment(row: PaymentRecord, publicUrl: string): Payment {
   };
 }
 
-function requireHttpsInProduction(services: Services, url: string | undefined, param: string) {
+/** Throws 400 for a redirect URL that is not https:// in production. */
+export function requireHttpsInProduction(
+  services: Services,
+  url: string | undefined,
+  param: string,
+) {
   if (url !== undefined && services.environment === "production" && !url.startsWith("https://")) {
     throw new ApiError("parameter_invalid", `${param} must be an https:// URL in production.`, {
       param,
@@ -114,42 +119,70 @@ export async function createPayment(
         param: "qrId",
       });
     }
-    const row = await insertPayment(trx, {
-      public_id: newId("payment"),
-      org_id: ctx.orgId,
-      offer_id: offer.id,
-      status: "PENDING",
+    return await insertPendingPayment(trx, ctx.services, offer, {
+      publicId: newId("payment"),
       amount: offer.amount * input.quantity,
-      currency: offer.currency,
       quantity: input.quantity,
-      amount_refunded: 0,
-      customer_email: input.customer?.email?.toLowerCase() ?? null,
-      customer_name: input.customer?.name ?? null,
-      success_url: input.successUrl ?? null,
-      cancel_url: input.cancelUrl ?? null,
-      failure_code: null,
-      metadata: JSON.stringify(input.metadata ?? {}),
-      expires_at: now + input.expiresInMinutes * 60_000,
-      processing_deadline_at: null,
-      created_at: now,
-      updated_at: now,
+      customerEmail: input.customer?.email?.toLowerCase() ?? null,
+      customerName: input.customer?.name ?? null,
+      successUrl: input.successUrl ?? null,
+      cancelUrl: input.cancelUrl ?? null,
+      metadata: input.metadata ?? {},
+      expiresAt: now + input.expiresInMinutes * 60_000,
+      now,
     });
-    const record: PaymentRecord = { ...row, qr_id: offer.public_id };
-    await recordEvent(trx, {
-      orgId: ctx.orgId,
-      type: "payment.created",
-      environment: ctx.services.environment,
-      createdAt: now,
-      data: toPayment(record, ctx.services.config.publicUrl),
-    });
-    return record;
   });
-  // The expiry is in the organisation's time; the scheduler runs on the system clock.
-  ctx.services.scheduler.wake(
-    PAYMENT_DEADLINES_JOB,
-    ctx.services.clock.now() + (payment.expires_at - ctx.now()),
-  );
+  wakeAtOrgTime(ctx, PAYMENT_DEADLINES_JOB, payment.expires_at);
   return payment;
+}
+
+/** Inserts a PENDING payment for an offer and its `payment.created` event in `trx`. */
+export async function insertPendingPayment(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  offer: OfferRow,
+  fields: {
+    publicId: string;
+    amount: number;
+    quantity: number;
+    customerEmail: string | null;
+    customerName: string | null;
+    successUrl: string | null;
+    cancelUrl: string | null;
+    metadata: Record<string, string>;
+    expiresAt: number;
+    now: number;
+  },
+): Promise<PaymentRecord> {
+  const row = await insertPayment(trx, {
+    public_id: fields.publicId,
+    org_id: offer.org_id,
+    offer_id: offer.id,
+    status: "PENDING",
+    amount: fields.amount,
+    currency: offer.currency,
+    quantity: fields.quantity,
+    amount_refunded: 0,
+    customer_email: fields.customerEmail,
+    customer_name: fields.customerName,
+    success_url: fields.successUrl,
+    cancel_url: fields.cancelUrl,
+    failure_code: null,
+    metadata: JSON.stringify(fields.metadata),
+    expires_at: fields.expiresAt,
+    processing_deadline_at: null,
+    created_at: fields.now,
+    updated_at: fields.now,
+  });
+  const record: PaymentRecord = { ...row, qr_id: offer.public_id };
+  await recordEvent(trx, {
+    orgId: offer.org_id,
+    type: "payment.created",
+    environment: services.environment,
+    createdAt: fields.now,
+    data: toPayment(record, services.config.publicUrl),
+  });
+  return record;
 }
 
 /** Gets one of the organisation's payments or throws 404. */
@@ -220,44 +253,53 @@ export function cancelPayment(ctx: OrgContext, paymentId: string): Promise<Payme
  * two concurrent attempts one wins and the other gets 409.
  */
 export async function payWithCode(
-  services: Services,
+  ctx: OrgContext,
   payment: PaymentRecord,
   code: string,
-  write: OrgContext["write"],
-  now: () => number,
 ): Promise<PaymentRecord> {
-  assertPayable(payment, now());
+  const { services } = ctx;
+  assertPayable(payment, ctx.now());
   const result = await services.provider.authorize({
     paymentId: payment.public_id,
     amount: payment.amount,
     currency: payment.currency,
     code,
   });
-  const updated = await write(async (trx) => {
-    const at = now();
-    const processing = await transition(trx, services, payment, "PROCESSING", at, {
-      processing_deadline_at: result.status === "PROCESSING" ? at + result.timeoutMs : null,
-    });
-    if (!processing) {
-      const current = await findPayment(trx, payment.org_id, payment.public_id);
-      assertPayable(current!, at);
-      throw new ApiError("state_conflict", "The payment changed while it was being paid.");
-    }
-    if (result.status === "PROCESSING") return processing;
-    const final = await transition(trx, services, processing, result.status, at, {
-      failure_code: result.status === "FAILED" ? result.failureCode : null,
-      processing_deadline_at: null,
-    });
-    return final!;
-  });
+  const updated = await ctx.write((trx) =>
+    applyAuthorization(trx, services, payment, result, ctx.now())
+  );
   if (updated.processing_deadline_at !== null) {
-    // The deadline is in the organisation's time; the scheduler runs on the system clock.
-    services.scheduler.wake(
-      PAYMENT_DEADLINES_JOB,
-      services.clock.now() + (updated.processing_deadline_at - now()),
-    );
+    wakeAtOrgTime(ctx, PAYMENT_DEADLINES_JOB, updated.processing_deadline_at);
   }
   return updated;
+}
+
+/**
+ * Applies the provider's answer to a pending payment in `trx`: PENDING -> PROCESSING, then the
+ * final status unless the provider has no answer yet. Throws 409 if the payment changed since
+ * it was read.
+ */
+export async function applyAuthorization(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  payment: PaymentRecord,
+  result: AuthorizationResult,
+  at: number,
+): Promise<PaymentRecord> {
+  const processing = await transition(trx, services, payment, "PROCESSING", at, {
+    processing_deadline_at: result.status === "PROCESSING" ? at + result.timeoutMs : null,
+  });
+  if (!processing) {
+    const current = await findPayment(trx, payment.org_id, payment.public_id);
+    assertPayable(current!, at);
+    throw new ApiError("state_conflict", "The payment changed while it was being paid.");
+  }
+  if (result.status === "PROCESSING") return processing;
+  const final = await transition(trx, services, processing, result.status, at, {
+    failure_code: result.status === "FAILED" ? result.failureCode : null,
+    processing_deadline_at: null,
+  });
+  return final!;
 }
 
 /** The sandbox "complete" operation: pays one of the organisation's payments with a test code. */
@@ -268,7 +310,7 @@ export async function completePayment(
 ): Promise<PaymentRecord> {
   requireSandbox(ctx.services);
   const payment = await getPayment(ctx, paymentId);
-  return payWithCode(ctx.services, payment, code, ctx.write, ctx.now);
+  return payWithCode(ctx, payment, code);
 }
 
 /** Throws 403 `sandbox_only` outside the sandbox. */

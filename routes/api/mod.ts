@@ -7,6 +7,8 @@ import type { AppEnv } from "../env.ts";
 import { apiAuth } from "../middleware/api_auth.ts";
 import { idempotency } from "../middleware/idempotency.ts";
 import { jsonBody } from "../middleware/json_body.ts";
+import { checkoutSessions } from "./checkout_sessions.ts";
+import { checkoutSettings } from "./checkout_settings.ts";
 import { events } from "./events.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
@@ -46,6 +48,8 @@ export function createApi(
   v1.route("/refunds", refunds);
   v1.route("/subscriptions", subscriptions);
   v1.route("/sandbox", sandbox);
+  v1.route("/checkout-sessions", checkoutSessions);
+  v1.route("/checkout-settings", checkoutSettings);
 
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();

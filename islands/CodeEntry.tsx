@@ -1,0 +1,451 @@
+/// <reference lib="dom" />
+import type { ComponentChildren, RefObject } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { CheckIcon, ClockIcon, CrossIcon, LockIcon, SpinnerIcon } from "../components/icons.tsx";
+import type { CheckoutState } from "../lib/checkout/state.ts";
+import type { FailureCode } from "../lib/providers/mod.ts";
+import { type CheckoutMessage, postToParent } from "./messages.ts";
+
+/** What the server gives the code-entry island; it reaches the browser, so no secrets. */
+export interface CodeEntryProps {
+  /** Inside the merchant's iframe (a session) or the hosted payment page. */
+  mode: "embedded" | "hosted";
+  /** Where the code is posted: the page's own URL (the form works without JavaScript too). */
+  actionUrl: string;
+  /** Where the page's current state is read while waiting. */
+  stateUrl: string;
+  /** The session the CHECKOUT_* messages name (embedded only). */
+  sessionId: string | null;
+  /** The only origin CHECKOUT_* messages go to: the session's embedLink origin. */
+  parentOrigin: string | null;
+  merchantName: string;
+  amountLabel: string;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  /** Seconds until the session or payment expires, at render time. */
+  expiresInSeconds: number;
+  initial: CheckoutState;
+}
+
+const POLL_MS = 1500;
+/** Lets the merchant's page handle CHECKOUT_CANCELED before the iframe navigates it away. */
+const CANCEL_DELAY_MS = 250;
+/** Long enough to read "Payment successful" before leaving for the merchant's page. */
+const REDIRECT_DELAY_MS = 1500;
+const CODE = /^\d{6}$/;
+
+const FAILURE_TEXT: Record<FailureCode, string> = {
+  invalid_code: "That code wasn't recognised.",
+  declined: "Your bank declined the payment.",
+  code_expired: "That code expired before it was used.",
+  code_canceled: "That code was canceled in your banking app.",
+  code_already_used: "That code has already been used.",
+  timeout: "Your bank didn't confirm the payment in time.",
+};
+
+function failureText(code: FailureCode | null): string {
+  return code ? FAILURE_TEXT[code] : "The payment didn't go through.";
+}
+
+function minutes(seconds: number): string {
+  const count = Math.max(1, Math.ceil(seconds / 60));
+  return count === 1 ? "a minute" : `${count} minutes`;
+}
+
+/** Which CHECKOUT_* message a state is worth, keyed so each is sent once per payment. */
+function announcement(
+  state: CheckoutState,
+  sessionId: string,
+): [string, CheckoutMessage] | null {
+  const { phase, paymentId, failureCode } = state;
+  if (phase === "succeeded" && paymentId) {
+    return [`done:${paymentId}`, { type: "CHECKOUT_COMPLETED", sessionId, paymentId }];
+  }
+  if ((phase === "failed" || phase === "locked") && paymentId && failureCode) {
+    return [`failed:${paymentId}`, {
+      type: "CHECKOUT_FAILED",
+      sessionId,
+      paymentId,
+      failureCode,
+    }];
+  }
+  if (phase === "expired") return ["expired", { type: "CHECKOUT_EXPIRED", sessionId }];
+  return null;
+}
+
+async function readState(url: string): Promise<CheckoutState> {
+  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`state: ${response.status}`);
+  return await response.json();
+}
+
+function StatusCard(props: {
+  tone: "progress" | "success" | "error" | "neutral";
+  icon: ComponentChildren;
+  title: string;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  children?: ComponentChildren;
+}) {
+  return (
+    <div
+      class={`status status--${props.tone}`}
+      role={props.tone === "error" ? "alert" : "status"}
+    >
+      <span class="status__icon">{props.icon}</span>
+      <h2 class="status__title" tabIndex={-1} ref={props.headingRef}>{props.title}</h2>
+      {props.children}
+    </div>
+  );
+}
+
+/**
+ * The code-entry panel of the checkout iframe and the hosted page: takes the 6-digit code,
+ * shows processing, success, failure, lock and expiry, and (embedded) tells the merchant's page
+ * through CHECKOUT_* messages posted only to the session's embedLink origin.
+ */
+export default function CodeEntry(props: CodeEntryProps) {
+  const embedded = props.mode === "embedded";
+  const [state, setState] = useState<CheckoutState>(props.initial);
+  const [code, setCode] = useState("");
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // The server's HTML relies on the browser's own validation; once hydrated, this code checks.
+  const [hydrated, setHydrated] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const announced = useRef(new Set<string>());
+  const firstPhase = useRef(true);
+  /** When the page loaded, by this browser's clock: expiry is counted from here. */
+  const loadedAt = useRef(0);
+
+  function send(message: CheckoutMessage) {
+    if (embedded && props.parentOrigin) postToParent(props.parentOrigin, message);
+  }
+
+  function apply(next: CheckoutState) {
+    if (embedded && props.sessionId) {
+      const due = announcement(next, props.sessionId);
+      if (due && !announced.current.has(due[0])) {
+        announced.current.add(due[0]);
+        send(due[1]);
+      }
+    }
+    setState(next);
+  }
+
+  async function refresh() {
+    try {
+      apply(await readState(props.stateUrl));
+    } catch {
+      setNotice("We couldn't reach the payment service. Check your connection.");
+    }
+  }
+
+  function leaveFor(url: string) {
+    if (!embedded) return globalThis.location.assign(url);
+    try {
+      // Allowed right after the customer's click; otherwise the link below does it.
+      globalThis.top!.location.href = url;
+    } catch {
+      // The browser refused a top-level navigation without a recent click.
+    }
+  }
+
+  // On load: take over validation, tell the merchant's page we are ready and how tall we are.
+  useEffect(() => {
+    loadedAt.current = Date.now();
+    setHydrated(true);
+    if (!embedded || !props.sessionId) return;
+    const sessionId = props.sessionId;
+    send({ type: "CHECKOUT_READY", sessionId });
+    const initial = announcement(props.initial, sessionId);
+    if (initial) {
+      announced.current.add(initial[0]);
+      // A reload after a failure is not a new failure; completion and expiry still matter.
+      if (props.initial.phase !== "failed" && props.initial.phase !== "locked") send(initial[1]);
+    }
+    let height = 0;
+    const observer = new ResizeObserver(() => {
+      const next = Math.ceil(document.body.getBoundingClientRect().height);
+      if (next !== height) {
+        height = next;
+        send({ type: "CHECKOUT_RESIZE", sessionId, height });
+      }
+    });
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+
+  // Move focus to what changed, so keyboard and screen-reader users follow along.
+  useEffect(() => {
+    if (firstPhase.current) {
+      firstPhase.current = false;
+      return;
+    }
+    if (state.phase === "ready") inputRef.current?.focus();
+    else headingRef.current?.focus();
+  }, [state.phase]);
+
+  // While the bank decides, ask again every POLL_MS.
+  useEffect(() => {
+    if (state.phase !== "processing" || submitting) return;
+    const timer = setInterval(refresh, POLL_MS);
+    return () => clearInterval(timer);
+  }, [state.phase, submitting]);
+
+  // At expiry, and when a lock ends, the server says what comes next.
+  useEffect(() => {
+    const waitMs = state.phase === "locked"
+      ? (state.retryAfterSeconds ?? 60) * 1000
+      : state.phase === "ready" || state.phase === "failed"
+      ? props.expiresInSeconds * 1000 - (Date.now() - loadedAt.current)
+      : null;
+    if (waitMs === null) return;
+    const timer = setTimeout(refresh, Math.max(0, waitMs) + 500);
+    return () => clearTimeout(timer);
+  }, [state.phase]);
+
+  useEffect(() => {
+    if (state.phase !== "succeeded" || !props.successUrl) return;
+    const timer = setTimeout(() => leaveFor(props.successUrl!), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [state.phase]);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (submitting) return;
+    const digits = code.replace(/\s+/g, "");
+    if (!CODE.test(digits)) {
+      setFieldError("Enter the 6 digits of your code.");
+      inputRef.current?.focus();
+      return;
+    }
+    const before = state;
+    setFieldError(null);
+    setNotice(null);
+    setSubmitting(true);
+    setState({ ...state, phase: "processing" });
+    if (props.sessionId) send({ type: "CHECKOUT_PROCESSING", sessionId: props.sessionId });
+    try {
+      const response = await fetch(props.actionUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ code: digits }),
+      });
+      if (response.ok) {
+        apply(await response.json());
+      } else if (response.status === 400) {
+        setState(before);
+        setFieldError("Enter the 6 digits of your code.");
+      } else if (response.status === 409 || response.status === 429) {
+        await refresh();
+      } else if (response.status === 403) {
+        setState(before);
+        setNotice("This page is out of date. Reload it and try again.");
+      } else {
+        setState(before);
+        setNotice("Something went wrong on our side. Please try again in a moment.");
+      }
+    } catch {
+      setState(before);
+      setNotice("We couldn't reach the payment service. Check your connection and try again.");
+    } finally {
+      setCode("");
+      setSubmitting(false);
+    }
+  }
+
+  function tryAgain() {
+    setNotice(null);
+    setState({ ...state, phase: "ready" });
+  }
+
+  const back = `Return to ${props.merchantName}`;
+  // Nothing to cancel once paid or while paying; an expired checkout already told the merchant.
+  const cancel = state.phase === "succeeded" || state.phase === "processing" ||
+      (embedded && state.phase === "expired")
+    ? null
+    : props.cancelUrl
+    ? (
+      <a
+        class="link-button"
+        href={props.cancelUrl}
+        target={embedded ? "_top" : undefined}
+        onClick={(event) => {
+          if (!embedded || !props.sessionId) return;
+          event.preventDefault();
+          send({ type: "CHECKOUT_CANCELED", sessionId: props.sessionId });
+          const url = props.cancelUrl!;
+          setTimeout(() => leaveFor(url), CANCEL_DELAY_MS);
+        }}
+      >
+        {embedded ? "Cancel" : back}
+      </a>
+    )
+    : embedded && props.sessionId
+    ? (
+      <button
+        type="button"
+        class="link-button"
+        onClick={() => send({ type: "CHECKOUT_CANCELED", sessionId: props.sessionId! })}
+      >
+        Cancel
+      </button>
+    )
+    : null;
+
+  let body: ComponentChildren;
+  switch (state.phase) {
+    case "ready":
+      body = (
+        <form
+          class="code-form"
+          method="post"
+          action={props.actionUrl}
+          noValidate={hydrated}
+          onSubmit={submit}
+        >
+          <h2 class="panel-title" tabIndex={-1} ref={headingRef}>Pay with a 6-digit code</h2>
+          <p class="hint" id="code-hint">
+            Generate an instant-payment code in your banking app and enter it below.
+          </p>
+          <label class="field-label" for="code">Payment code</label>
+          <input
+            ref={inputRef}
+            id="code"
+            name="code"
+            class="code-input"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9 ]{6,7}"
+            maxLength={7}
+            required
+            value={code}
+            aria-invalid={fieldError ? "true" : "false"}
+            aria-describedby={fieldError ? "code-hint code-error" : "code-hint"}
+            onInput={(event) => {
+              setCode((event.currentTarget as HTMLInputElement).value);
+              setFieldError(null);
+            }}
+          />
+          {fieldError && <p id="code-error" class="field-error">{fieldError}</p>}
+          <button type="submit" class="button button--primary" disabled={submitting}>
+            Pay {props.amountLabel}
+          </button>
+        </form>
+      );
+      break;
+    case "processing":
+      body = (
+        <StatusCard
+          tone="progress"
+          icon={<SpinnerIcon />}
+          title="Confirm the payment in your banking app"
+          headingRef={headingRef}
+        >
+          <p>We're waiting for your bank. This usually takes a few seconds; keep this page open.</p>
+        </StatusCard>
+      );
+      break;
+    case "succeeded":
+      body = (
+        <StatusCard
+          tone="success"
+          icon={<CheckIcon />}
+          title="Payment successful"
+          headingRef={headingRef}
+        >
+          <p>{props.amountLabel} paid to {props.merchantName}.</p>
+          {props.successUrl
+            ? (
+              <p>
+                Taking you back to {props.merchantName}…{" "}
+                <a href={props.successUrl} target={embedded ? "_top" : undefined}>Continue</a>
+              </p>
+            )
+            : !embedded && <p>You can close this page.</p>}
+        </StatusCard>
+      );
+      break;
+    case "failed":
+      body = (
+        <StatusCard
+          tone="error"
+          icon={<CrossIcon />}
+          title="Payment failed"
+          headingRef={headingRef}
+        >
+          <p>
+            {failureText(state.failureCode)} {state.canRetry
+              ? "Nothing was charged. Generate a new code and try again."
+              : "Nothing was charged, and this payment can't be retried."}
+          </p>
+          {state.canRetry
+            ? (
+              <button type="button" class="button button--primary" onClick={tryAgain}>
+                Try again
+              </button>
+            )
+            : !props.cancelUrl && (
+              <p>
+                To pay, ask {props.merchantName} for a new payment link or scan their QR code again.
+              </p>
+            )}
+        </StatusCard>
+      );
+      break;
+    case "locked":
+      body = (
+        <StatusCard
+          tone="error"
+          icon={<LockIcon />}
+          title="Too many attempts"
+          headingRef={headingRef}
+        >
+          <p>
+            {state.failureCode && `${failureText(state.failureCode)} `}For your security, code entry
+            is paused. Try again in about {minutes(state.retryAfterSeconds ?? 60)}.
+          </p>
+        </StatusCard>
+      );
+      break;
+    case "expired":
+      body = (
+        <StatusCard
+          tone="neutral"
+          icon={<ClockIcon />}
+          title={embedded ? "This checkout has expired" : "This payment link has expired"}
+          headingRef={headingRef}
+        >
+          <p>
+            Nothing was charged. {embedded
+              ? `Go back to ${props.merchantName} to start again.`
+              : `Ask ${props.merchantName} for a new payment link.`}
+          </p>
+        </StatusCard>
+      );
+      break;
+    case "canceled":
+      body = (
+        <StatusCard
+          tone="neutral"
+          icon={<CrossIcon />}
+          title="This payment was canceled"
+          headingRef={headingRef}
+        >
+          <p>{props.merchantName} canceled this payment. Nothing was charged.</p>
+        </StatusCard>
+      );
+      break;
+  }
+
+  return (
+    <div class="code-entry" data-phase={state.phase} aria-busy={submitting ? "true" : "false"}>
+      {body}
+      {notice && <p class="notice" role="alert">{notice}</p>}
+      {cancel && <div class="code-entry__cancel">{cancel}</div>}
+    </div>
+  );
+}

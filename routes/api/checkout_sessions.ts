@@ -1,0 +1,130 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { completeCheckoutSession } from "../../lib/checkout/attempts.ts";
+import {
+  createCheckoutSession,
+  expireCheckoutSession,
+  getCheckoutSession,
+  toCheckoutSession,
+} from "../../lib/checkout/mod.ts";
+import { CheckoutSession, CreateCheckoutSessionRequest } from "../../lib/checkout/schemas.ts";
+import { CompleteRequest } from "../../lib/payments/schemas.ts";
+import {
+  createApiRouter,
+  emptyBody,
+  errors,
+  idempotencyHeader,
+  json,
+  jsonBody,
+} from "./openapi.ts";
+
+const tags = ["Checkout sessions"];
+const QrIdParam = z.object({
+  qrId: z.string().max(100).meta({ example: "qr_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+});
+const SessionIdParam = z.object({
+  sessionId: z.string().max(100).meta({ example: "cs_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+});
+
+/** `/api/v1/checkout-sessions`: embedded checkout. */
+export const checkoutSessions = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{qrId}",
+      operationId: "createCheckoutSession",
+      summary: "Create a checkout session for an offer",
+      description: "The session's `embedUrl` may only be framed by the origin of `embedLink`, " +
+        "which must be on the allowlist (`PUT /api/v1/checkout-settings`), else 400 " +
+        "`embed_origin_not_allowed`.",
+      tags,
+      request: {
+        headers: idempotencyHeader,
+        params: QrIdParam,
+        body: jsonBody(CreateCheckoutSessionRequest),
+      },
+      responses: {
+        201: { description: "The new session, OPEN.", ...json(CheckoutSession) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const ctx = c.var.ctx;
+      const session = await createCheckoutSession(
+        ctx,
+        c.req.valid("param").qrId,
+        c.req.valid("json"),
+      );
+      return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{sessionId}",
+      operationId: "getCheckoutSession",
+      summary: "Get a checkout session",
+      tags,
+      request: { params: SessionIdParam },
+      responses: {
+        200: { description: "The session.", ...json(CheckoutSession) },
+        ...errors(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const ctx = c.var.ctx;
+      const session = await getCheckoutSession(ctx, c.req.valid("param").sessionId);
+      return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{sessionId}/expire",
+      operationId: "expireCheckoutSession",
+      summary: "Expire an open checkout session",
+      description: "409 `session_already_completed` or `session_expired` when it is no longer " +
+        "open; 409 `payment_processing` while a payment attempt awaits the bank.",
+      tags,
+      request: { headers: idempotencyHeader, params: SessionIdParam, body: emptyBody },
+      responses: {
+        200: { description: "The expired session.", ...json(CheckoutSession) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const ctx = c.var.ctx;
+      const session = await expireCheckoutSession(ctx, c.req.valid("param").sessionId);
+      return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{sessionId}/complete",
+      operationId: "completeCheckoutSession",
+      summary: "Pay a checkout session with a test code (sandbox)",
+      description: "Sandbox only (403 `sandbox_only` in production). One payment attempt with " +
+        "the code, exactly as the customer's would be: a failing code leaves the session OPEN " +
+        "with `paymentId` naming the FAILED payment; 409 `session_already_completed` once paid.",
+      tags: [...tags, "Sandbox"],
+      request: {
+        headers: idempotencyHeader,
+        params: SessionIdParam,
+        body: jsonBody(CompleteRequest),
+      },
+      responses: {
+        200: { description: "The session after the attempt.", ...json(CheckoutSession) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const ctx = c.var.ctx;
+      const session = await completeCheckoutSession(
+        ctx,
+        c.req.valid("param").sessionId,
+        c.req.valid("json").code,
+      );
+      return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 200);
+    },
+  );

@@ -1,0 +1,83 @@
+/*! Paystead embedded checkout. Dependency-free.
+ *
+ *   <div id="checkout"></div>
+ *   <script src="https://PAYSTEAD_HOST/static/embed.js"></script>
+ *   <script>
+ *     Paystead.mountCheckout("#checkout", {
+ *       embedUrl: "...",                       // from POST /api/v1/checkout-sessions/{qrId}
+ *       onComplete(m) { ... },                 // m = {type, sessionId, paymentId}
+ *     });
+ *   </script>
+ *
+ * Callbacks: onReady, onProcessing, onComplete, onFail, onExpire, onCancel; each receives the
+ * CHECKOUT_* message. The iframe follows CHECKOUT_RESIZE. Messages are accepted only from the
+ * mounted iframe itself, at the embedUrl's origin; everything else is ignored.
+ */
+(() => {
+  "use strict";
+
+  const CALLBACKS = {
+    CHECKOUT_READY: "onReady",
+    CHECKOUT_PROCESSING: "onProcessing",
+    CHECKOUT_COMPLETED: "onComplete",
+    CHECKOUT_FAILED: "onFail",
+    CHECKOUT_EXPIRED: "onExpire",
+    CHECKOUT_CANCELED: "onCancel",
+  };
+  const MIN_HEIGHT = 120;
+  const MAX_HEIGHT = 4000;
+
+  /**
+   * Mounts the checkout iframe of `options.embedUrl` into `target` (an element or a selector).
+   * Returns {iframe, destroy}; destroy() removes the iframe and stops listening.
+   */
+  const mountCheckout = (target, options) => {
+    const container = typeof target === "string" ? document.querySelector(target) : target;
+    if (!container) throw new Error("Paystead: no element matches " + String(target) + ".");
+    if (!options || typeof options.embedUrl !== "string") {
+      throw new Error("Paystead: options.embedUrl is required.");
+    }
+    const url = new URL(options.embedUrl, document.baseURI);
+    const origin = url.origin;
+    const sessionId = url.pathname.split("/").pop();
+
+    const iframe = document.createElement("iframe");
+    iframe.src = url.href;
+    iframe.title = options.title || "Checkout";
+    iframe.style.display = "block";
+    iframe.style.width = "100%";
+    iframe.style.border = "0";
+    iframe.style.height = (options.initialHeight || 560) + "px";
+
+    const onMessage = (event) => {
+      // Only the iframe we mounted, from the checkout's own origin, may talk to us.
+      if (event.origin !== origin || event.source !== iframe.contentWindow) return;
+      const message = event.data;
+      if (!message || typeof message.type !== "string" || message.sessionId !== sessionId) return;
+      if (message.type === "CHECKOUT_RESIZE") {
+        const height = Number(message.height);
+        if (isFinite(height)) {
+          iframe.style.height = Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(height))) +
+            "px";
+        }
+        return;
+      }
+      if (!Object.prototype.hasOwnProperty.call(CALLBACKS, message.type)) return;
+      const callback = options[CALLBACKS[message.type]];
+      if (typeof callback === "function") callback(message);
+    };
+
+    globalThis.addEventListener("message", onMessage);
+    container.appendChild(iframe);
+    return {
+      iframe: iframe,
+      destroy() {
+        globalThis.removeEventListener("message", onMessage);
+        if (iframe.parentNode) iframe.parentNode.removeChild(iframe);
+      },
+    };
+  };
+
+  globalThis.Paystead = globalThis.Paystead || {};
+  globalThis.Paystead.mountCheckout = mountCheckout;
+})();
