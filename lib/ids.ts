@@ -9,6 +9,8 @@ export const ID_PREFIXES = {
   subscription: "sub",
   event: "evt",
   webhookEndpoint: "we",
+  webhookDelivery: "wd",
+  webhookEndpointRecord: "wer",
   apiKey: "key",
   request: "req",
   organisation: "org",

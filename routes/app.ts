@@ -12,6 +12,12 @@ import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { Scheduler } from "../lib/scheduler.ts";
+import { type HostResolver, resolveHostAddresses } from "../lib/webhooks/address_policy.ts";
+import {
+  webhookDeliveryJob,
+  type WebhookDeliveryOptions,
+  WebhookDispatcher,
+} from "../lib/webhooks/dispatcher.ts";
 import { createApi } from "./api/mod.ts";
 import type { AppEnv } from "./env.ts";
 import { errorResponse, toApiError } from "./errors.ts";
@@ -28,6 +34,10 @@ export interface AppDeps {
   log?: Logger;
   /** Whether the scheduler sets its own timers (the server) or waits to be called (tests). */
   timers?: boolean;
+  /** DNS for webhook URLs; tests pass a fake to exercise production's address checks. */
+  resolveHost?: HostResolver;
+  /** Tuning of webhook delivery (tests shorten the attempt timeout). */
+  webhooks?: WebhookDeliveryOptions;
 }
 
 /** A built app: the Hono app and the services behind it. */
@@ -35,6 +45,8 @@ export interface PaysteadApp {
   app: Hono<AppEnv>;
   services: Services;
   authenticator: ApiKeyAuthenticator;
+  /** The webhook delivery queue: stop it before closing the database. */
+  webhooks: WebhookDispatcher;
 }
 
 /** Builds the whole HTTP app (API, operational endpoints) on the given dependencies. */
@@ -52,9 +64,13 @@ export function createApp(deps: AppDeps): PaysteadApp {
     scheduler,
     log,
     paymentHooks: [],
+    resolveHost: deps.resolveHost ?? resolveHostAddresses,
   };
   scheduler.register(paymentDeadlinesJob(services));
   scheduler.register(idempotencyCleanupJob(deps.store, clock));
+  const webhooks = new WebhookDispatcher(services, deps.webhooks);
+  scheduler.register(webhookDeliveryJob(webhooks));
+  webhooks.start();
 
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();
@@ -71,5 +87,5 @@ export function createApp(deps: AppDeps): PaysteadApp {
     errorResponse(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
   app.onError((error, c) => errorResponse(c, toApiError(error, log, c.get("requestId"))));
-  return { app, services, authenticator };
+  return { app, services, authenticator, webhooks };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import * as accounts0001 from "./accounts/0001_init.ts";
 import * as environment0001 from "./environment/0001_init.ts";
+import * as environment0002 from "./environment/0002_webhooks.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
 export interface Migration {
@@ -17,4 +18,5 @@ export const accountsMigrations: Record<string, Migration> = {
 /** Migrations of each environment database, applied in key order. */
 export const environmentMigrations: Record<string, Migration> = {
   "0001_init": environment0001,
+  "0002_webhooks": environment0002,
 };

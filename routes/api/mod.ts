@@ -11,6 +11,8 @@ import { events } from "./events.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
 import { payments, paymentsAlias } from "./payments.ts";
+import { webhookDeliveries } from "./webhook_deliveries.ts";
+import { webhookEndpoints } from "./webhook_endpoints.ts";
 
 /** Request bodies are capped at 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,6 +41,8 @@ export function createApi(
   v1.route("/qr", offers);
   v1.route("/payments", payments);
   v1.route("/events", events);
+  v1.route("/events", webhookDeliveries);
+  v1.route("/webhook-endpoints", webhookEndpoints);
 
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();
