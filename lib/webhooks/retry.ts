@@ -14,7 +14,8 @@ export function parseRetryAfter(value: string | null, now: number): number | nul
   if (/^\d+$/.test(trimmed)) {
     delay = Number(trimmed) * 1000;
   } else {
-    const at = Date.parse(trimmed);
+    // An HTTP date names its weekday and month ("Sat, 21 Nov 2026 10:05:00 GMT").
+    const at = /[A-Za-z]{3}/.test(trimmed) ? Date.parse(trimmed) : NaN;
     if (Number.isNaN(at)) return null;
     delay = at - now;
   }
