@@ -332,8 +332,10 @@ export async function releaseLeases(
 
 /** When the earliest pending delivery is due (or its lease ends), or null if none is pending. */
 export async function nextDeliveryDueAt(db: Db): Promise<number | null> {
-  const row = await db.selectFrom("webhook_deliveries")
-    .select((eb) => eb.fn.min<number>("next_attempt_at").as("at"))
-    .where("status", "=", "PENDING").executeTakeFirst();
-  return typeof row?.at === "number" ? row.at : null;
+  // One index seek per endpoint on the (endpoint_id, next_attempt_at) index of pending rows.
+  const result = await sql<{ at: number | null }>`
+    SELECT MIN((SELECT MIN(d.next_attempt_at) FROM webhook_deliveries AS d
+      WHERE d.endpoint_id = w.id AND d.status = 'PENDING')) AS at
+    FROM webhook_endpoints AS w`.execute(db);
+  return result.rows[0]?.at ?? null;
 }

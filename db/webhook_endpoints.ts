@@ -69,6 +69,20 @@ export function findWebhookEndpointsByIds(
   return db.selectFrom("webhook_endpoints").selectAll().where("id", "in", ids).execute();
 }
 
+/** What recording attempt results needs to know of an endpoint's health. */
+export type EndpointHealth = Pick<
+  WebhookEndpointRow,
+  "id" | "public_id" | "org_id" | "url" | "enabled" | "deleted_at" | "failing_since"
+>;
+
+/** The health fields of endpoints, by internal id. */
+export function findEndpointHealth(db: Db, ids: readonly number[]): Promise<EndpointHealth[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom("webhook_endpoints")
+    .select(["id", "public_id", "org_id", "url", "enabled", "deleted_at", "failing_since"])
+    .where("id", "in", ids).execute();
+}
+
 /** Enabled, undeleted endpoints of the given organisations: the candidates of a fan-out. */
 export function findEnabledEndpoints(
   db: Db,

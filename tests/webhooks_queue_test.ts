@@ -241,7 +241,7 @@ Deno.test("[webhooks] an attempt whose process died is recorded as lost and made
         rotation: 0,
       });
     });
-    assert.equal(claimed.claimed.length, 1);
+    assert.equal(claimed.length, 1);
 
     const survivor = new WebhookDispatcher(t.services);
     survivor.start();

@@ -31,8 +31,8 @@ export interface WebhookDeliveryOptions {
 }
 
 const DEFAULTS: Required<WebhookDeliveryOptions> = {
-  maxInFlight: 128,
-  maxInFlightPerEndpoint: 32,
+  maxInFlight: 256,
+  maxInFlightPerEndpoint: 64,
   attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
   leaseMs: 10_000,
   random: Math.random,
@@ -40,28 +40,33 @@ const DEFAULTS: Required<WebhookDeliveryOptions> = {
 
 /** Events fanned out per transaction: small enough to keep each write a few milliseconds. */
 const FANOUT_BATCH = 200;
+/** How long rounds may run back to back before the event loop gets a turn. */
+const YIELD_EVERY_MS = 4;
 /** How soon failed queue work (a database error) is tried again. */
 const RETRY_AFTER_ERROR_MS = 1_000;
 
 /**
- * The in-process delivery queue. After every commit it fans new events out into deliveries and
- * leases due ones, both in one short write; it runs up to `maxInFlight` attempts at once and
- * records their results in batches, one write per batch however many finished. The scheduled
- * job covers what no commit announces: retries coming due, leases of a dead process running
- * out, events written by another process.
+ * The in-process delivery queue. One loop does every database change of delivery: each round is
+ * one short write that records the attempts finished since the last round, fans new events out
+ * into deliveries and leases the deliveries now due, so however many attempts finish together,
+ * they cost one commit. A round runs after every commit (a new event), whenever an attempt
+ * finishes, and from the scheduled job, which covers what no commit announces: retries coming
+ * due, leases of a dead process running out, events written by another process.
  */
 export class WebhookDispatcher {
   readonly #services: Services;
   readonly #options: Required<WebhookDeliveryOptions>;
   readonly #stopSignal = new AbortController();
-  /** Leased attempts by delivery id, from claim until their result is recorded. */
-  readonly #inFlight = new Map<number, ClaimedAttempt>();
-  /** Attempts leased and not yet recorded (a stale one and its successor may share an id). */
-  #inFlightCount = 0;
-  readonly #inFlightPerEndpoint = new Map<number, number>();
+  /** Leased attempts by delivery id, from claim until their result is committed. */
+  readonly #leased = new Map<number, ClaimedAttempt>();
+  /** How many leases are held (a stale attempt and its successor may share a delivery id). */
+  #leasedCount = 0;
+  /** HTTP requests in progress, in all and per endpoint: the concurrency limits. */
+  #sending = 0;
+  readonly #sendingPerEndpoint = new Map<number, number>();
   readonly #attempts = new Set<Promise<void>>();
+  /** Finished attempts waiting for the next round to record them. */
   #reports: AttemptReport[] = [];
-  #recording: Promise<void> | null = null;
   #pumping: Promise<void> | null = null;
   #pumpAgain = false;
   /** The fan-out cursor as last seen; -1 before the first look. */
@@ -81,9 +86,10 @@ export class WebhookDispatcher {
     this.#unsubscribe ??= this.#services.store.onCommit(() => this.kick());
   }
 
-  /** Looks for new events and due deliveries (after a commit, a freed slot, a timer). */
+  /** Runs a round soon (after a commit, a finished attempt, a timer). */
   kick(): void {
-    if (this.#stopped) return;
+    // Once stopped, rounds only record what finished (and give back abandoned leases).
+    if (this.#stopped && this.#reports.length === 0) return;
     if (this.#pumping) {
       this.#pumpAgain = true;
       return;
@@ -96,7 +102,7 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Runs one sweep to completion; returns when the next pending delivery is due. */
+  /** Runs rounds until there is nothing to do; returns when the next pending delivery is due. */
   async sweep(): Promise<number | null> {
     this.kick();
     await this.#pumping;
@@ -107,8 +113,10 @@ export class WebhookDispatcher {
 
   /** Resolves when nothing is being claimed, sent or recorded (tests, benchmarks, shutdown). */
   async idle(): Promise<void> {
-    while (this.#pumping || this.#recording || this.#attempts.size > 0) {
-      await Promise.all([this.#pumping, this.#recording, ...this.#attempts]);
+    for (;;) {
+      if (this.#reports.length > 0) this.kick();
+      if (!this.#pumping && this.#attempts.size === 0 && this.#reports.length === 0) return;
+      await Promise.all([this.#pumping, ...this.#attempts]);
     }
   }
 
@@ -126,8 +134,15 @@ export class WebhookDispatcher {
 
   async #pump(): Promise<void> {
     try {
-      while (!this.#stopped && await this.#step()) {
-        // Keep going while a round did work: a backlog of events fans out batch by batch.
+      let running = performance.now();
+      while (await this.#round()) {
+        // NOTE: libSQL runs statements synchronously and awaiting them never lets I/O in, so
+        // back-to-back rounds would hold API requests until a whole backlog is through. A
+        // timer turn every few milliseconds lets the event loop serve them.
+        if (performance.now() - running >= YIELD_EVERY_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          running = performance.now();
+        }
       }
     } catch (error) {
       this.#services.log.error("webhook queue failed", errorFields(error));
@@ -136,72 +151,92 @@ export class WebhookDispatcher {
     }
   }
 
-  /** One round: fans out new events and leases due deliveries in one write. */
-  async #step(): Promise<boolean> {
-    const { store, clock, config } = this.#services;
-    // Cheap reads decide whether a write is needed at all: every commit kicks the queue, and a
-    // write that finds nothing would itself commit and kick it again.
-    const fanOut = await latestEventId(store.db) > this.#fannedOutTo;
-    const slots = this.#options.maxInFlight - this.#inFlightCount;
-    const claim = slots > 0 &&
+  /** One round in one write: record finished attempts, fan out, lease what is due. */
+  async #round(): Promise<boolean> {
+    const { store, clock, config, log } = this.#services;
+    const reports = this.#reports;
+    this.#reports = [];
+    const active = !this.#stopped;
+    // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
+    // write that found nothing would itself commit and start another.
+    const fanOut = active && await latestEventId(store.db) > this.#fannedOutTo;
+    const slots = active ? this.#options.maxInFlight - this.#sending : 0;
+    const claim = slots > 0 && (reports.length > 0 ||
       (await findEndpointsWithDueDeliveries(store.db, clock.now()))
-        .some((endpointId) => this.#capacityOf(endpointId) > 0);
-    if (!fanOut && !claim) return false;
+        .some((endpointId) => this.#capacityOf(endpointId) > 0));
+    if (reports.length === 0 && !fanOut && !claim) return false;
 
     const schedule = config.webhookRetryScheduleMs;
-    const round = await store.write(async (trx) => {
-      const now = clock.now();
-      const fannedOut = fanOut
-        ? await fanOutEvents(trx, {
+    let round;
+    try {
+      round = await store.write(async (trx) => {
+        const now = clock.now();
+        const abandoned = reports.filter((report) => report.outcome.kind === "aborted");
+        await releaseLeases(
+          trx,
+          abandoned.map(({ claim }) => ({ id: claim.deliveryId, attempt: claim.attempt })),
           now,
-          firstAttemptDelayMs: schedule[0],
-          limit: FANOUT_BATCH,
-        })
-        : null;
-      const claimed = await claimDueAttempts(trx, {
-        now,
-        leaseMs: this.#options.leaseMs,
-        slots,
-        capacityOf: (endpointId) => this.#capacityOf(endpointId),
-        runningAttemptOf: (deliveryId) => this.#inFlight.get(deliveryId)?.attempt,
-        maxAttempts: schedule.length,
-        rotation: this.#rotation++,
+        );
+        const recorded = await recordAttempts(
+          trx,
+          reports.filter((report) => report.outcome.kind !== "aborted"),
+          { now, schedule, random: this.#options.random },
+        );
+        const fannedOut = fanOut
+          ? await fanOutEvents(trx, { now, firstAttemptDelayMs: schedule[0], limit: FANOUT_BATCH })
+          : null;
+        const claimed = claim
+          ? await claimDueAttempts(trx, {
+            now,
+            leaseMs: this.#options.leaseMs,
+            slots,
+            capacityOf: (endpointId) => this.#capacityOf(endpointId),
+            runningAttemptOf: (deliveryId) => this.#leased.get(deliveryId)?.attempt,
+            maxAttempts: schedule.length,
+            rotation: this.#rotation++,
+          })
+          : [];
+        return { recorded, fannedOut, claimed, now };
       });
-      return { fannedOut, claimed, nextDueAt: await nextDeliveryDueAt(trx), now };
-    });
+    } catch (error) {
+      // Try again next round, unless stopping: then the leases simply run out.
+      if (active) this.#reports.unshift(...reports);
+      else for (const report of reports) this.#unlease(report.claim);
+      throw error;
+    }
+    for (const report of reports) this.#unlease(report.claim);
+    for (const disabled of round.recorded.disabled) log.warn("webhook endpoint disabled", disabled);
+    if (round.recorded.stale > 0) {
+      log.info("late webhook attempt results", { count: round.recorded.stale });
+    }
     if (round.fannedOut) this.#fannedOutTo = round.fannedOut.lastEventId;
-    for (const attempt of round.claimed.claimed) this.#launch(attempt);
-    if (round.nextDueAt !== null && round.nextDueAt > round.now) this.#wake(round.nextDueAt);
-    return (round.fannedOut?.events ?? 0) > 0 || round.claimed.claimed.length > 0;
+    for (const attempt of round.claimed) this.#launch(attempt);
+    if (round.recorded.nextRetryAt !== null) this.#wake(round.recorded.nextRetryAt);
+    if ((round.fannedOut?.deliveries ?? 0) > 0 && schedule[0] > 0) {
+      this.#wake(round.now + schedule[0]);
+    }
+    return reports.length > 0 || (round.fannedOut?.events ?? 0) > 0 || round.claimed.length > 0;
   }
 
   #capacityOf(endpointId: number): number {
-    const running = this.#inFlightPerEndpoint.get(endpointId) ?? 0;
+    const sending = this.#sendingPerEndpoint.get(endpointId) ?? 0;
     return Math.min(
-      this.#options.maxInFlightPerEndpoint - running,
-      this.#options.maxInFlight - this.#inFlightCount,
+      this.#options.maxInFlightPerEndpoint - sending,
+      this.#options.maxInFlight - this.#sending,
     );
   }
 
   #launch(claim: ClaimedAttempt): void {
-    this.#inFlight.set(claim.deliveryId, claim);
-    this.#inFlightCount++;
-    this.#inFlightPerEndpoint.set(
-      claim.endpointId,
-      (this.#inFlightPerEndpoint.get(claim.endpointId) ?? 0) + 1,
-    );
+    this.#leased.set(claim.deliveryId, claim);
+    this.#leasedCount++;
     this.#leaseTimer ??= setInterval(() => this.#renewLeases(), this.#options.leaseMs / 4);
+    this.#sending++;
+    this.#sendingPerEndpoint.set(
+      claim.endpointId,
+      (this.#sendingPerEndpoint.get(claim.endpointId) ?? 0) + 1,
+    );
     const task: Promise<void> = this.#attempt(claim).finally(() => this.#attempts.delete(task));
     this.#attempts.add(task);
-  }
-
-  #startRecording(): void {
-    if (this.#recording) return;
-    this.#recording = this.#recordReports().finally(() => {
-      this.#recording = null;
-      // A report that came after the last write looked must not wait for the next one.
-      if (this.#reports.length > 0) this.#startRecording();
-    });
   }
 
   async #attempt(claim: ClaimedAttempt): Promise<void> {
@@ -222,67 +257,24 @@ export class WebhookDispatcher {
       timeoutMs: this.#options.attemptTimeoutMs,
       now: startedAt,
     });
+    // NOTE: the slot is free once the request is over; the lease stays held (and renewed)
+    // until the result commits, so no one else can claim the delivery meanwhile.
+    this.#sending--;
+    const sending = (this.#sendingPerEndpoint.get(claim.endpointId) ?? 1) - 1;
+    if (sending > 0) this.#sendingPerEndpoint.set(claim.endpointId, sending);
+    else this.#sendingPerEndpoint.delete(claim.endpointId);
     this.#reports.push({ claim, startedAt, outcome });
-    this.#startRecording();
-  }
-
-  /** Records finished attempts, all that finished meanwhile in one write, until none is left. */
-  async #recordReports(): Promise<void> {
-    while (this.#reports.length > 0) {
-      const reports = this.#reports;
-      this.#reports = [];
-      try {
-        await this.#record(reports);
-      } catch (error) {
-        this.#services.log.error("recording webhook attempts failed", errorFields(error));
-        if (this.#stopped) {
-          // Their leases run out and another process (or the next start) retries them.
-          for (const report of reports) this.#release(report.claim);
-          continue;
-        }
-        this.#reports.unshift(...reports);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_ERROR_MS));
-      }
-    }
-  }
-
-  async #record(reports: AttemptReport[]): Promise<void> {
-    const { store, clock, config, log } = this.#services;
-    const abandoned = reports.filter((report) => report.outcome.kind === "aborted");
-    const finished = reports.filter((report) => report.outcome.kind !== "aborted");
-    const recorded = await store.write(async (trx) => {
-      const now = clock.now();
-      await releaseLeases(
-        trx,
-        abandoned.map(({ claim }) => ({ id: claim.deliveryId, attempt: claim.attempt })),
-        now,
-      );
-      return await recordAttempts(trx, finished, {
-        now,
-        schedule: config.webhookRetryScheduleMs,
-        random: this.#options.random,
-      });
-    });
-    for (const report of reports) this.#release(report.claim);
-    if (recorded.nextRetryAt !== null) this.#wake(recorded.nextRetryAt);
-    for (const disabled of recorded.disabled) {
-      log.warn("webhook endpoint disabled", disabled);
-    }
-    if (recorded.stale > 0) log.info("late webhook attempt results", { count: recorded.stale });
     this.kick();
   }
 
-  #release(claim: ClaimedAttempt): void {
-    if (this.#inFlight.get(claim.deliveryId) === claim) this.#inFlight.delete(claim.deliveryId);
-    this.#inFlightCount--;
-    const running = (this.#inFlightPerEndpoint.get(claim.endpointId) ?? 1) - 1;
-    if (running > 0) this.#inFlightPerEndpoint.set(claim.endpointId, running);
-    else this.#inFlightPerEndpoint.delete(claim.endpointId);
-    if (this.#inFlightCount === 0) this.#clearLeaseTimer();
+  #unlease(claim: ClaimedAttempt): void {
+    if (this.#leased.get(claim.deliveryId) === claim) this.#leased.delete(claim.deliveryId);
+    this.#leasedCount--;
+    if (this.#leasedCount === 0) this.#clearLeaseTimer();
   }
 
   #renewLeases(): void {
-    const claims = [...this.#inFlight.values()]
+    const claims = [...this.#leased.values()]
       .map((claim) => ({ id: claim.deliveryId, attempt: claim.attempt }));
     if (claims.length === 0 || this.#stopped) return;
     const { store, clock, log } = this.#services;

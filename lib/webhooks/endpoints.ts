@@ -339,7 +339,7 @@ export async function listWebhookEndpointRecords(
  */
 export async function disableEndpointAutomatically(
   trx: Kysely<EnvironmentSchema>,
-  endpoint: WebhookEndpointRow,
+  endpoint: Pick<WebhookEndpointRow, "id" | "org_id">,
   reason: "GONE" | "FAILING",
   message: string,
   now: number,

@@ -104,13 +104,6 @@ export interface ClaimInput {
   rotation: number;
 }
 
-/** What a claim did. */
-export interface ClaimResult {
-  claimed: ClaimedAttempt[];
-  /** More was due than the process could take. */
-  backlog: boolean;
-}
-
 const EXPIRED_LEASE_MESSAGE = "No result was recorded: the process making this attempt stopped " +
   "before it finished, so the receiver may or may not have got it.";
 
@@ -133,12 +126,11 @@ function maxAttemptsOf(trigger: string, scheduleLength: number): number {
 export async function claimDueAttempts(
   trx: Kysely<EnvironmentSchema>,
   input: ClaimInput,
-): Promise<ClaimResult> {
+): Promise<ClaimedAttempt[]> {
   const { now } = input;
+  if (input.slots <= 0) return [];
   const dueEndpointIds = await findEndpointsWithDueDeliveries(trx, now);
-  if (dueEndpointIds.length === 0 || input.slots <= 0) {
-    return { claimed: [], backlog: dueEndpointIds.length > 0 };
-  }
+  if (dueEndpointIds.length === 0) return [];
   const endpoints = new Map(
     (await findWebhookEndpointsByIds(trx, dueEndpointIds)).map((row) => [row.id, row]),
   );
@@ -146,7 +138,6 @@ export async function claimDueAttempts(
   const order = [...dueEndpointIds.slice(start), ...dueEndpointIds.slice(0, start)];
   const share = Math.ceil(input.slots / order.length);
   let remaining = input.slots;
-  let backlog = false;
   const lease: DueDelivery[] = [];
   const fail: number[] = [];
   const cancel: number[] = [];
@@ -157,13 +148,8 @@ export async function claimDueAttempts(
   for (const endpointId of order) {
     const endpoint = endpoints.get(endpointId)!;
     const take = Math.min(input.capacityOf(endpointId), share, remaining);
-    if (take <= 0) {
-      backlog = true;
-      continue;
-    }
-    const due = await findDueDeliveries(trx, endpointId, now, take + 1);
-    if (due.length > take) backlog = true;
-    for (const delivery of due.slice(0, take)) {
+    if (take <= 0) continue;
+    for (const delivery of await findDueDeliveries(trx, endpointId, now, take)) {
       if (input.runningAttemptOf(delivery.id) === delivery.attempt_count) {
         // This process's own attempt, its lease renewal late: renew it here instead.
         renew.push({ id: delivery.id, attempt: delivery.attempt_count });
@@ -213,5 +199,5 @@ export async function claimDueAttempts(
   await finishDeliveries(trx, cancel, "CANCELED", now);
   await leaseDeliveries(trx, lease.map((delivery) => delivery.id), now, now + input.leaseMs);
   await extendLeases(trx, renew, now + input.leaseMs);
-  return { claimed, backlog };
+  return claimed;
 }

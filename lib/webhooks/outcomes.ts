@@ -5,7 +5,7 @@ import {
   type DeliveryUpdate,
   insertWebhookAttempts,
 } from "../../db/webhook_deliveries.ts";
-import { findWebhookEndpointsByIds, updateWebhookEndpoint } from "../../db/webhook_endpoints.ts";
+import { findEndpointHealth, updateWebhookEndpoint } from "../../db/webhook_endpoints.ts";
 import { toIso } from "../clock.ts";
 import { disableEndpointAutomatically } from "./endpoints.ts";
 import type { ClaimedAttempt } from "./outbox.ts";
@@ -91,7 +91,7 @@ export async function recordAttempts(
     (report) => report.claim.endpointId,
   );
   const disabled: RecordedAttempts["disabled"] = [];
-  for (const endpoint of await findWebhookEndpointsByIds(trx, [...byEndpoint.keys()])) {
+  for (const endpoint of await findEndpointHealth(trx, [...byEndpoint.keys()])) {
     if (endpoint.deleted_at !== null || endpoint.enabled === 0) continue;
     const results = byEndpoint.get(endpoint.id)!;
     const gone = results.find((report) => report.outcome.kind === "gone");

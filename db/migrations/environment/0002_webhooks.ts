@@ -71,8 +71,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex("webhook_deliveries_due").on("webhook_deliveries")
     .columns(["endpoint_id", "next_attempt_at"]).where(sql.ref("status"), "=", "PENDING")
     .execute();
-  await db.schema.createIndex("webhook_deliveries_next").on("webhook_deliveries")
-    .column("next_attempt_at").where(sql.ref("status"), "=", "PENDING").execute();
   await db.schema.createIndex("webhook_deliveries_event").on("webhook_deliveries")
     .columns(["event_id", "id"]).execute();
   // NOTE: an event reaches an endpoint through fan-out at most once; resends and tests are
