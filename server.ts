@@ -64,7 +64,7 @@ export async function serve(config: Config): Promise<void> {
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
-  const { app, services } = createApp({ ...databases, config, log, timers: true });
+  const { app, services, webhooks } = createApp({ ...databases, config, log, timers: true });
 
   const stopCron = new AbortController();
   Deno.cron(
@@ -91,6 +91,7 @@ export async function serve(config: Config): Promise<void> {
     try {
       await server.shutdown();
       await services.scheduler.stop();
+      await webhooks.stop();
       await closeDatabases(databases);
     } catch (error) {
       log.error("shutdown failed", errorFields(error));

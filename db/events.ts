@@ -3,9 +3,10 @@ import type { EnvironmentSchema, EventRow } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
 
-/** Inserts an event row into the outbox. */
-export async function insertEvent(db: Db, values: Omit<EventRow, "id">): Promise<void> {
-  await db.insertInto("events").values(values).execute();
+/** Inserts an event row into the outbox; returns its row id. */
+export async function insertEvent(db: Db, values: Omit<EventRow, "id">): Promise<number> {
+  const result = await db.insertInto("events").values(values).executeTakeFirstOrThrow();
+  return Number(result.insertId);
 }
 
 /** Finds an organisation's event by its public id. */

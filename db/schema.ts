@@ -230,6 +230,77 @@ export interface CheckoutCodeGuardsTable {
   updated_at: number;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  url: string;
+  description: string | null;
+  /** JSON array of subscriptions such as `["payment.*", "refund.succeeded"]`. */
+  event_types: string;
+  enabled: number;
+  disabled_reason: string | null;
+  disabled_at: number | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  /** The endpoint receives events with a larger id: those recorded after it was (re)enabled. */
+  events_after_id: number;
+  /** Start of the current run of failed attempts; null after a success. */
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  event_id: number;
+  endpoint_id: number;
+  triggered_by: string;
+  status: string;
+  attempt_count: number;
+  /** 1 while an attempt is leased; `next_attempt_at` is then the lease's end. */
+  in_flight: number;
+  next_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  number: number;
+  url: string;
+  started_at: number;
+  duration_ms: number | null;
+  succeeded: number;
+  response_status: number | null;
+  response_body: string | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+export interface WebhookEndpointRecordsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  endpoint_id: number;
+  type: string;
+  reason: string;
+  message: string;
+  created_at: number;
+}
+
+/** One row: the id of the last event fanned out into deliveries. */
+export interface WebhookFanoutCursorTable {
+  id: number;
+  last_event_id: number;
+}
+
 /** One environment's database (`sandbox.db` or `production.db`). */
 export interface EnvironmentSchema {
   schema_migrations: SchemaMigrationsTable;
@@ -245,6 +316,11 @@ export interface EnvironmentSchema {
   checkout_sessions: CheckoutSessionsTable;
   checkout_settings: CheckoutSettingsTable;
   checkout_code_guards: CheckoutCodeGuardsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_endpoint_records: WebhookEndpointRecordsTable;
+  webhook_fanout_cursor: WebhookFanoutCursorTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
@@ -265,3 +341,10 @@ export type NewSubscriptionRenewal = Insertable<SubscriptionRenewalsTable>;
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 export type NewCheckoutSession = Insertable<CheckoutSessionsTable>;
 export type CheckoutCodeGuardRow = Selectable<CheckoutCodeGuardsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type NewWebhookEndpoint = Insertable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type NewWebhookDelivery = Insertable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type NewWebhookAttempt = Insertable<WebhookAttemptsTable>;
+export type WebhookEndpointRecordRow = Selectable<WebhookEndpointRecordsTable>;

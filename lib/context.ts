@@ -8,6 +8,7 @@ import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentRecord } from "../db/payments.ts";
 import type { PaymentStatus } from "./payments/status.ts";
+import type { HostResolver } from "./webhooks/address_policy.ts";
 
 /** Runs `work` in a write transaction of the environment database; resolves after commit. */
 export type EnvironmentWrite = <T>(
@@ -38,6 +39,8 @@ export interface Services {
   log: Logger;
   /** Called on every payment status change; the app factory registers them. */
   paymentHooks: PaymentTransitionHook[];
+  /** DNS for webhook URLs: production checks where a URL points before registering and sending. */
+  resolveHost: HostResolver;
 }
 
 /** The services seen from one organisation: every query a service makes is scoped to `orgId`. */

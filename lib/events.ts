@@ -62,7 +62,7 @@ export async function recordEvent(
     createdAt: number;
     data: Record<string, unknown>;
   },
-): Promise<void> {
+): Promise<Pick<EventRow, "id" | "public_id">> {
   const publicId = newId("event");
   const body: Event = {
     id: publicId,
@@ -71,13 +71,14 @@ export async function recordEvent(
     environment: event.environment,
     data: event.data,
   };
-  await insertEvent(trx, {
+  const id = await insertEvent(trx, {
     public_id: publicId,
     org_id: event.orgId,
     type: event.type,
     payload: JSON.stringify(body),
     created_at: event.createdAt,
   });
+  return { id, public_id: publicId };
 }
 
 /** The API form of an event row: its stored payload. */

@@ -10,6 +10,8 @@ export const ID_PREFIXES = {
   subscriptionRenewal: "ren",
   event: "evt",
   webhookEndpoint: "we",
+  webhookDelivery: "wd",
+  webhookEndpointRecord: "wer",
   apiKey: "key",
   request: "req",
   organisation: "org",

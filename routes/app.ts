@@ -17,6 +17,12 @@ import { refundsJob } from "../lib/refunds/jobs.ts";
 import { Scheduler } from "../lib/scheduler.ts";
 import { subscriptionRenewalsJob } from "../lib/subscriptions/renewals.ts";
 import { startSubscriptionOnPayment } from "../lib/subscriptions/start.ts";
+import { type HostResolver, resolveHostAddresses } from "../lib/webhooks/address_policy.ts";
+import {
+  webhookDeliveryJob,
+  type WebhookDeliveryOptions,
+  WebhookDispatcher,
+} from "../lib/webhooks/dispatcher.ts";
 import { createApi } from "./api/mod.ts";
 import { createCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
@@ -37,6 +43,10 @@ export interface AppDeps {
   log?: Logger;
   /** Whether the scheduler sets its own timers (the server) or waits to be called (tests). */
   timers?: boolean;
+  /** DNS for webhook URLs; tests pass a fake to exercise production's address checks. */
+  resolveHost?: HostResolver;
+  /** Tuning of webhook delivery (tests shorten the attempt timeout). */
+  webhooks?: WebhookDeliveryOptions;
 }
 
 /** A built app: the Hono app and the services behind it. */
@@ -44,6 +54,8 @@ export interface PaysteadApp {
   app: Hono<AppEnv>;
   services: Services;
   authenticator: ApiKeyAuthenticator;
+  /** The webhook delivery queue: stop it before closing the database. */
+  webhooks: WebhookDispatcher;
 }
 
 /** Builds the whole HTTP app (API, operational endpoints) on the given dependencies. */
@@ -61,6 +73,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     scheduler,
     log,
     paymentHooks: [checkoutPaymentHook],
+    resolveHost: deps.resolveHost ?? resolveHostAddresses,
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
   scheduler.register(paymentDeadlinesJob(services));
@@ -68,6 +81,9 @@ export function createApp(deps: AppDeps): PaysteadApp {
   scheduler.register(refundsJob(services));
   scheduler.register(subscriptionRenewalsJob(services));
   scheduler.register(checkoutExpiryJob(services));
+  const webhooks = new WebhookDispatcher(services, deps.webhooks);
+  scheduler.register(webhookDeliveryJob(webhooks));
+  webhooks.start();
 
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();
@@ -87,5 +103,5 @@ export function createApp(deps: AppDeps): PaysteadApp {
     renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
   app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
-  return { app, services, authenticator };
+  return { app, services, authenticator, webhooks };
 }

@@ -10,6 +10,8 @@ import { silentLogger } from "../lib/log.ts";
 import type { Plan } from "../lib/plans.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
+import type { HostResolver } from "../lib/webhooks/address_policy.ts";
+import type { WebhookDeliveryOptions } from "../lib/webhooks/dispatcher.ts";
 import { createApp, type PaysteadApp } from "../routes/app.ts";
 
 /** A fresh app on temporary file databases, with one organisation and one API key. */
@@ -38,6 +40,8 @@ export async function makeTestApp(options: {
   plan?: Plan;
   provider?: PaymentProvider;
   env?: Record<string, string>;
+  resolveHost?: HostResolver;
+  webhooks?: WebhookDeliveryOptions;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -72,6 +76,8 @@ export async function makeTestApp(options: {
     clock,
     provider: options.provider ?? new SandboxProvider(),
     log: silentLogger,
+    resolveHost: options.resolveHost,
+    webhooks: options.webhooks,
   });
   return {
     ...built,
@@ -99,6 +105,7 @@ export async function makeTestApp(options: {
     },
     async close() {
       await built.services.scheduler.stop();
+      await built.webhooks.stop();
       await store.close();
       await accounts.close();
       await Deno.remove(dataDir, { recursive: true });

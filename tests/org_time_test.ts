@@ -9,6 +9,7 @@ import { findPublicCheckoutSession } from "../lib/checkout/mod.ts";
 import { findPublicPayment } from "../lib/payments/mod.ts";
 import { allowOrigins, createTestSession } from "./checkout_helpers.ts";
 import { createTestOffer, createTestPayment, makeTestApp } from "./helpers.ts";
+import { createTestEndpoint, startReceiver } from "./webhook_receiver.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -58,5 +59,31 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
     });
   } finally {
     await app.close();
+  }
+});
+
+Deno.test("[org time] webhooks of an organisation ahead in time are sent now, on real time", async () => {
+  const receiver = startReceiver();
+  const app = await makeTestApp();
+  try {
+    await app.request("POST", "/api/v1/sandbox/clock/advance", { days: 30 });
+    const endpoint = await createTestEndpoint(app, { url: `${receiver.url}/hook` });
+    const response = await app.request("POST", `/api/v1/webhook-endpoints/${endpoint.id}/test`);
+    assert.equal(response.status, 202);
+    const delivery = await response.json();
+    assert.equal(delivery.nextAttemptAt, new Date(app.clock.now()).toISOString());
+    await app.webhooks.idle();
+    assert.equal(receiver.received.length, 1);
+    const sent = JSON.parse(receiver.received[0].body);
+    assert.equal(sent.createdAt, new Date(app.clock.now() + 30 * DAY_MS).toISOString());
+
+    await app.request("POST", `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`);
+    const secret =
+      await (await app.request("GET", `/api/v1/webhook-endpoints/${endpoint.id}/secret`))
+        .json();
+    assert.equal(secret.previousSecretExpiresAt, new Date(app.clock.now() + DAY_MS).toISOString());
+  } finally {
+    await app.close();
+    await receiver.close();
   }
 });

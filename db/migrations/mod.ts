@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import * as accounts0001 from "./accounts/0001_init.ts";
 import * as environment0001 from "./environment/0001_init.ts";
+import * as environment0002 from "./environment/0002_webhooks.ts";
 import * as environment0003 from "./environment/0003_checkout.ts";
 import * as environment0004 from "./environment/0004_billing.ts";
 
@@ -19,6 +20,7 @@ export const accountsMigrations: Record<string, Migration> = {
 /** Migrations of each environment database, applied in key order. */
 export const environmentMigrations: Record<string, Migration> = {
   "0001_init": environment0001,
+  "0002_webhooks": environment0002,
   "0003_checkout": environment0003,
   "0004_billing": environment0004,
 };

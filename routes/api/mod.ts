@@ -16,6 +16,8 @@ import { payments, paymentsAlias } from "./payments.ts";
 import { paymentRefunds, refunds } from "./refunds.ts";
 import { sandbox } from "./sandbox.ts";
 import { subscriptions } from "./subscriptions.ts";
+import { webhookDeliveries } from "./webhook_deliveries.ts";
+import { webhookEndpoints } from "./webhook_endpoints.ts";
 
 /** Request bodies are capped at 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -50,6 +52,8 @@ export function createApi(
   v1.route("/sandbox", sandbox);
   v1.route("/checkout-sessions", checkoutSessions);
   v1.route("/checkout-settings", checkoutSettings);
+  v1.route("/events", webhookDeliveries);
+  v1.route("/webhook-endpoints", webhookEndpoints);
 
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();

@@ -1,0 +1,341 @@
+import { type Kysely, sql } from "kysely";
+import type {
+  EnvironmentSchema,
+  NewWebhookAttempt,
+  NewWebhookDelivery,
+  WebhookAttemptRow,
+  WebhookDeliveryRow,
+} from "./schema.ts";
+
+type Db = Kysely<EnvironmentSchema>;
+
+/** Rows per multi-row statement: well under SQLite's bound-parameter limit. */
+const CHUNK = 200;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let index = 0; index < items.length; index += CHUNK) {
+    result.push(items.slice(index, index + CHUNK));
+  }
+  return result;
+}
+
+/** A delivery with the public ids of its event and endpoint. */
+export type WebhookDeliveryRecord = WebhookDeliveryRow & {
+  event_public_id: string;
+  endpoint_public_id: string;
+};
+
+/** A due delivery with what an attempt needs from its event. */
+export interface DueDelivery {
+  id: number;
+  public_id: string;
+  org_id: number;
+  endpoint_id: number;
+  triggered_by: string;
+  attempt_count: number;
+  in_flight: number;
+  /** When the current lease was taken (meaningful while `in_flight` is 1). */
+  leased_at: number;
+  event_public_id: string;
+  payload: string;
+}
+
+/** One claimed attempt: the delivery and the attempt number it was leased for. */
+export interface AttemptClaim {
+  id: number;
+  attempt: number;
+}
+
+function selectDeliveries(db: Db) {
+  return db.selectFrom("webhook_deliveries as d")
+    .innerJoin("events as e", "e.id", "d.event_id")
+    .innerJoin("webhook_endpoints as w", "w.id", "d.endpoint_id")
+    .selectAll("d")
+    .select(["e.public_id as event_public_id", "w.public_id as endpoint_public_id"]);
+}
+
+/** Inserts deliveries; a fan-out delivery that already exists is skipped. */
+export async function insertWebhookDeliveries(
+  db: Db,
+  rows: readonly NewWebhookDelivery[],
+): Promise<void> {
+  for (const chunk of chunks(rows)) {
+    await db.insertInto("webhook_deliveries").values(chunk)
+      .onConflict((conflict) => conflict.doNothing()).execute();
+  }
+}
+
+/** Inserts one delivery. */
+export function insertWebhookDelivery(
+  db: Db,
+  values: NewWebhookDelivery,
+): Promise<WebhookDeliveryRow> {
+  return db.insertInto("webhook_deliveries").values(values).returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Finds one of an event's deliveries by public id. */
+export function findWebhookDelivery(
+  db: Db,
+  eventId: number,
+  publicId: string,
+): Promise<WebhookDeliveryRecord | undefined> {
+  return selectDeliveries(db).where("d.event_id", "=", eventId)
+    .where("d.public_id", "=", publicId).executeTakeFirst();
+}
+
+/** Lists an event's deliveries newest first, after a row id. */
+export function listWebhookDeliveries(
+  db: Db,
+  eventId: number,
+  filter: { beforeId?: number; limit: number },
+): Promise<WebhookDeliveryRecord[]> {
+  let query = selectDeliveries(db).where("d.event_id", "=", eventId);
+  if (filter.beforeId !== undefined) query = query.where("d.id", "<", filter.beforeId);
+  return query.orderBy("d.id", "desc").limit(filter.limit).execute();
+}
+
+/** Deliveries by internal id, in the order of `ids`. */
+export async function findWebhookDeliveriesByIds(
+  db: Db,
+  ids: readonly number[],
+): Promise<WebhookDeliveryRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectDeliveries(db).where("d.id", "in", ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)!);
+}
+
+/** The attempts of some deliveries, in attempt order. */
+export function listWebhookAttempts(
+  db: Db,
+  deliveryIds: readonly number[],
+): Promise<WebhookAttemptRow[]> {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom("webhook_attempts").selectAll().where("delivery_id", "in", deliveryIds)
+    .orderBy("delivery_id").orderBy("number").execute();
+}
+
+/** The pending delivery of an event to an endpoint, if one is still retrying. */
+export function findPendingDelivery(
+  db: Db,
+  eventId: number,
+  endpointId: number,
+): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom("webhook_deliveries").selectAll()
+    .where("event_id", "=", eventId).where("endpoint_id", "=", endpointId)
+    .where("status", "=", "PENDING").orderBy("id", "desc").executeTakeFirst();
+}
+
+/** Makes a pending delivery due at `now`, unless an attempt of it is in flight. */
+export async function bringDeliveryForward(db: Db, id: number, now: number): Promise<void> {
+  await db.updateTable("webhook_deliveries").set({ next_attempt_at: now, updated_at: now })
+    .where("id", "=", id).where("status", "=", "PENDING").where("in_flight", "=", 0).execute();
+}
+
+/** Cancels an endpoint's pending deliveries; in-flight attempts find them canceled. */
+export async function cancelPendingDeliveries(
+  db: Db,
+  endpointId: number,
+  now: number,
+): Promise<number> {
+  const result = await db.updateTable("webhook_deliveries")
+    .set({
+      status: "CANCELED",
+      next_attempt_at: null,
+      in_flight: 0,
+      updated_at: now,
+      completed_at: now,
+    })
+    .where("endpoint_id", "=", endpointId).where("status", "=", "PENDING").executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Endpoints that have a delivery due at `now` (a retry, a new delivery or an expired lease). */
+export async function findEndpointsWithDueDeliveries(db: Db, now: number): Promise<number[]> {
+  const rows = await db.selectFrom("webhook_endpoints as w").select("w.id")
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("webhook_deliveries as d").select(sql.lit(1).as("one"))
+          .whereRef("d.endpoint_id", "=", "w.id").where("d.status", "=", "PENDING")
+          .where("d.next_attempt_at", "<=", now),
+      )
+    ).execute();
+  return rows.map((row) => row.id);
+}
+
+/** An endpoint's due deliveries, longest due first, with their events' ids and payloads. */
+export function findDueDeliveries(
+  db: Db,
+  endpointId: number,
+  now: number,
+  limit: number,
+): Promise<DueDelivery[]> {
+  return db.selectFrom("webhook_deliveries as d")
+    .innerJoin("events as e", "e.id", "d.event_id")
+    .select([
+      "d.id",
+      "d.public_id",
+      "d.org_id",
+      "d.endpoint_id",
+      "d.triggered_by",
+      "d.attempt_count",
+      "d.in_flight",
+      "d.updated_at as leased_at",
+      "e.public_id as event_public_id",
+      "e.payload",
+    ])
+    .where("d.endpoint_id", "=", endpointId).where("d.status", "=", "PENDING")
+    .where("d.next_attempt_at", "<=", now)
+    .orderBy("d.next_attempt_at").limit(limit).execute();
+}
+
+/** Leases deliveries for their next attempt until `leaseUntil`. */
+export async function leaseDeliveries(
+  db: Db,
+  ids: readonly number[],
+  now: number,
+  leaseUntil: number,
+): Promise<void> {
+  for (const chunk of chunks(ids)) {
+    await db.updateTable("webhook_deliveries")
+      .set((eb) => ({
+        in_flight: 1,
+        attempt_count: eb("attempt_count", "+", 1),
+        next_attempt_at: leaseUntil,
+        updated_at: now,
+      }))
+      .where("id", "in", chunk).execute();
+  }
+}
+
+/** Ends pending deliveries with a final status. */
+export async function finishDeliveries(
+  db: Db,
+  ids: readonly number[],
+  status: "FAILED" | "CANCELED",
+  now: number,
+): Promise<void> {
+  for (const chunk of chunks(ids)) {
+    await db.updateTable("webhook_deliveries")
+      .set({ status, in_flight: 0, next_attempt_at: null, updated_at: now, completed_at: now })
+      .where("id", "in", chunk).where("status", "=", "PENDING").execute();
+  }
+}
+
+/**
+ * Inserts attempt rows. A real result replaces the placeholder of an attempt whose lease
+ * expired; a placeholder never replaces a real result.
+ */
+export async function insertWebhookAttempts(
+  db: Db,
+  rows: readonly NewWebhookAttempt[],
+  onConflict: "replace" | "keep",
+): Promise<void> {
+  for (const chunk of chunks(rows)) {
+    await db.insertInto("webhook_attempts").values(chunk)
+      .onConflict((conflict) => {
+        const target = conflict.columns(["delivery_id", "number"]);
+        return onConflict === "keep" ? target.doNothing() : target.doUpdateSet((eb) => ({
+          url: eb.ref("excluded.url"),
+          started_at: eb.ref("excluded.started_at"),
+          duration_ms: eb.ref("excluded.duration_ms"),
+          succeeded: eb.ref("excluded.succeeded"),
+          response_status: eb.ref("excluded.response_status"),
+          response_body: eb.ref("excluded.response_body"),
+          error_code: eb.ref("excluded.error_code"),
+          error_message: eb.ref("excluded.error_message"),
+        }));
+      })
+      .execute();
+  }
+}
+
+/** A delivery's state after an attempt. */
+export interface DeliveryUpdate {
+  id: number;
+  attempt: number;
+  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  nextAttemptAt: number | null;
+}
+
+/**
+ * Applies attempt results in one statement per chunk. A result applies only while the delivery
+ * is still pending and leased for that attempt (fencing): a late result of an attempt whose
+ * lease was taken over, or of a delivery canceled meanwhile, changes nothing. Returns the ids
+ * that applied.
+ */
+export async function applyDeliveryUpdates(
+  db: Db,
+  updates: readonly DeliveryUpdate[],
+  now: number,
+): Promise<Set<number>> {
+  const applied = new Set<number>();
+  for (const chunk of chunks(updates)) {
+    const values = sql.join(
+      chunk.map((update) =>
+        sql`(${update.id}, ${update.attempt}, ${update.status}, ${update.nextAttemptAt})`
+      ),
+    );
+    const result = await sql<{ id: number }>`
+      WITH v(id, attempt, status, next_attempt_at) AS (VALUES ${values})
+      UPDATE webhook_deliveries
+      SET status = v.status,
+        next_attempt_at = v.next_attempt_at,
+        in_flight = 0,
+        updated_at = ${now},
+        completed_at = CASE WHEN v.status = 'PENDING' THEN NULL ELSE ${now} END
+      FROM v
+      WHERE webhook_deliveries.id = v.id AND webhook_deliveries.attempt_count = v.attempt
+        AND webhook_deliveries.status = 'PENDING' AND webhook_deliveries.in_flight = 1
+      RETURNING webhook_deliveries.id`.execute(db);
+    for (const row of result.rows) applied.add(row.id);
+  }
+  return applied;
+}
+
+function claimsIn(claims: readonly AttemptClaim[]) {
+  return sql.join(claims.map((claim) => sql`(${claim.id}, ${claim.attempt})`));
+}
+
+/** Pushes back the lease end of attempts still in flight. */
+export async function extendLeases(
+  db: Db,
+  claims: readonly AttemptClaim[],
+  leaseUntil: number,
+): Promise<void> {
+  for (const chunk of chunks(claims)) {
+    await sql`UPDATE webhook_deliveries SET next_attempt_at = ${leaseUntil}
+      WHERE status = 'PENDING' AND in_flight = 1
+        AND (id, attempt_count) IN (VALUES ${claimsIn(chunk)})`.execute(db);
+  }
+}
+
+/**
+ * Gives back leases of attempts abandoned at shutdown: due at once, and the abandoned attempt
+ * does not count.
+ */
+export async function releaseLeases(
+  db: Db,
+  claims: readonly AttemptClaim[],
+  now: number,
+): Promise<void> {
+  for (const chunk of chunks(claims)) {
+    await sql`UPDATE webhook_deliveries
+      SET next_attempt_at = ${now}, in_flight = 0, attempt_count = attempt_count - 1,
+        updated_at = ${now}
+      WHERE status = 'PENDING' AND in_flight = 1
+        AND (id, attempt_count) IN (VALUES ${claimsIn(chunk)})`.execute(db);
+  }
+}
+
+/** When the earliest pending delivery is due (or its lease ends), or null if none is pending. */
+export async function nextDeliveryDueAt(db: Db): Promise<number | null> {
+  // One index seek per endpoint on the (endpoint_id, next_attempt_at) index of pending rows.
+  const result = await sql<{ at: number | null }>`
+    SELECT MIN((SELECT MIN(d.next_attempt_at) FROM webhook_deliveries AS d
+      WHERE d.endpoint_id = w.id AND d.status = 'PENDING')) AS at
+    FROM webhook_endpoints AS w`.execute(db);
+  return result.rows[0]?.at ?? null;
+}

@@ -1,0 +1,37 @@
+import type { Kysely } from "kysely";
+import type { EnvironmentSchema } from "./schema.ts";
+
+type Db = Kysely<EnvironmentSchema>;
+
+/** What fan-out needs of an event: who it belongs to and its type. */
+export interface OutboxEvent {
+  id: number;
+  org_id: number;
+  type: string;
+}
+
+/** The id of the newest event (0 when there is none); an index lookup. */
+export async function latestEventId(db: Db): Promise<number> {
+  const row = await db.selectFrom("events").select("id").orderBy("id", "desc").limit(1)
+    .executeTakeFirst();
+  return row?.id ?? 0;
+}
+
+/** The id of the last event already fanned out into deliveries. */
+export async function readFanoutCursor(db: Db): Promise<number> {
+  const row = await db.selectFrom("webhook_fanout_cursor").select("last_event_id")
+    .where("id", "=", 1).executeTakeFirstOrThrow();
+  return row.last_event_id;
+}
+
+/** Moves the fan-out cursor to `lastEventId`. */
+export async function advanceFanoutCursor(db: Db, lastEventId: number): Promise<void> {
+  await db.updateTable("webhook_fanout_cursor").set({ last_event_id: lastEventId })
+    .where("id", "=", 1).execute();
+}
+
+/** Events after `afterId` in id order (which is commit order: SQLite has one writer). */
+export function listEventsAfter(db: Db, afterId: number, limit: number): Promise<OutboxEvent[]> {
+  return db.selectFrom("events").select(["id", "org_id", "type"]).where("id", ">", afterId)
+    .orderBy("id").limit(limit).execute();
+}

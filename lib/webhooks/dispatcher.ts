@@ -1,0 +1,301 @@
+import {
+  extendLeases,
+  findEndpointsWithDueDeliveries,
+  nextDeliveryDueAt,
+  releaseLeases,
+} from "../../db/webhook_deliveries.ts";
+import { latestEventId } from "../../db/webhook_fanout.ts";
+import type { Services } from "../context.ts";
+import { errorFields } from "../log.ts";
+import type { ScheduledJob } from "../scheduler.ts";
+import { claimDueAttempts, type ClaimedAttempt, fanOutEvents } from "./outbox.ts";
+import { type AttemptReport, recordAttempts } from "./outcomes.ts";
+import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "./sender.ts";
+import { webhookHeaders } from "./signing.ts";
+
+/** The scheduled job that sends due retries and recovers attempts whose process died. */
+export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
+
+/** Tuning of the delivery queue; tests shorten the timeout, the benchmark may widen limits. */
+export interface WebhookDeliveryOptions {
+  /** Attempts in flight at once, over all endpoints. */
+  maxInFlight?: number;
+  /** Attempts in flight at once to one endpoint, so one slow receiver cannot take every slot. */
+  maxInFlightPerEndpoint?: number;
+  /** How long one attempt may take. */
+  attemptTimeoutMs?: number;
+  /** How long a claimed attempt is leased; renewed while it runs. */
+  leaseMs?: number;
+  /** Random numbers in [0, 1) for retry jitter. */
+  random?: () => number;
+}
+
+const DEFAULTS: Required<WebhookDeliveryOptions> = {
+  maxInFlight: 256,
+  maxInFlightPerEndpoint: 64,
+  attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
+  leaseMs: 10_000,
+  random: Math.random,
+};
+
+/** Events fanned out per transaction: small enough to keep each write a few milliseconds. */
+const FANOUT_BATCH = 200;
+/** How long rounds may run back to back before the event loop gets a turn. */
+const YIELD_EVERY_MS = 4;
+/** How soon failed queue work (a database error) is tried again. */
+const RETRY_AFTER_ERROR_MS = 1_000;
+
+/**
+ * The in-process delivery queue. One loop does every database change of delivery: each round is
+ * one short write that records the attempts finished since the last round, fans new events out
+ * into deliveries and leases the deliveries now due, so however many attempts finish together,
+ * they cost one commit. A round runs after every commit (a new event), whenever an attempt
+ * finishes, and from the scheduled job, which covers what no commit announces: retries coming
+ * due, leases of a dead process running out, events written by another process.
+ */
+export class WebhookDispatcher {
+  readonly #services: Services;
+  readonly #options: Required<WebhookDeliveryOptions>;
+  readonly #stopSignal = new AbortController();
+  /** Leased attempts by delivery id, from claim until their result is committed. */
+  readonly #leased = new Map<number, ClaimedAttempt>();
+  /** How many leases are held (a stale attempt and its successor may share a delivery id). */
+  #leasedCount = 0;
+  /** HTTP requests in progress, in all and per endpoint: the concurrency limits. */
+  #sending = 0;
+  readonly #sendingPerEndpoint = new Map<number, number>();
+  readonly #attempts = new Set<Promise<void>>();
+  /** Finished attempts waiting for the next round to record them. */
+  #reports: AttemptReport[] = [];
+  #pumping: Promise<void> | null = null;
+  #pumpAgain = false;
+  /** The fan-out cursor as last seen; -1 before the first look. */
+  #fannedOutTo = -1;
+  #rotation = 0;
+  #leaseTimer: ReturnType<typeof setInterval> | null = null;
+  #unsubscribe: (() => void) | null = null;
+  #stopped = false;
+
+  constructor(services: Services, options: WebhookDeliveryOptions = {}) {
+    this.#services = services;
+    this.#options = { ...DEFAULTS, ...options };
+  }
+
+  /** Starts reacting to commits: a committed event is fanned out and sent right away. */
+  start(): void {
+    this.#unsubscribe ??= this.#services.store.onCommit(() => this.kick());
+  }
+
+  /** Runs a round soon (after a commit, a finished attempt, a timer). */
+  kick(): void {
+    // Once stopped, rounds only record what finished (and give back abandoned leases).
+    if (this.#stopped && this.#reports.length === 0) return;
+    if (this.#pumping) {
+      this.#pumpAgain = true;
+      return;
+    }
+    this.#pumpAgain = false;
+    this.#pumping = this.#pump().finally(() => {
+      this.#pumping = null;
+      // A kick that came after the last round decided to stop must not be lost.
+      if (this.#pumpAgain) this.kick();
+    });
+  }
+
+  /** Runs rounds until there is nothing to do; returns when the next pending delivery is due. */
+  async sweep(): Promise<number | null> {
+    this.kick();
+    await this.#pumping;
+    const now = this.#services.clock.now();
+    const next = await nextDeliveryDueAt(this.#services.store.db);
+    return next !== null && next > now ? next : null;
+  }
+
+  /** Resolves when nothing is being claimed, sent or recorded (tests, benchmarks, shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      if (this.#reports.length > 0) this.kick();
+      if (!this.#pumping && this.#attempts.size === 0 && this.#reports.length === 0) return;
+      await Promise.all([this.#pumping, ...this.#attempts]);
+    }
+  }
+
+  /**
+   * Stops: no new claims, attempts in flight are abandoned and their leases given back (the
+   * receiver may have got them; `webhook-id` lets it dedupe the retry), then waits for that.
+   */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    this.#stopSignal.abort();
+    await this.idle();
+    this.#clearLeaseTimer();
+  }
+
+  async #pump(): Promise<void> {
+    try {
+      let running = performance.now();
+      while (await this.#round()) {
+        // NOTE: libSQL runs statements synchronously and awaiting them never lets I/O in, so
+        // back-to-back rounds would hold API requests until a whole backlog is through. A
+        // timer turn every few milliseconds lets the event loop serve them.
+        if (performance.now() - running >= YIELD_EVERY_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          running = performance.now();
+        }
+      }
+    } catch (error) {
+      this.#services.log.error("webhook queue failed", errorFields(error));
+      this.#pumpAgain = false;
+      this.#wake(this.#services.clock.now() + RETRY_AFTER_ERROR_MS);
+    }
+  }
+
+  /** One round in one write: record finished attempts, fan out, lease what is due. */
+  async #round(): Promise<boolean> {
+    const { store, clock, config, log } = this.#services;
+    const reports = this.#reports;
+    this.#reports = [];
+    const active = !this.#stopped;
+    // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
+    // write that found nothing would itself commit and start another.
+    const fanOut = active && await latestEventId(store.db) > this.#fannedOutTo;
+    const slots = active ? this.#options.maxInFlight - this.#sending : 0;
+    const claim = slots > 0 && (reports.length > 0 ||
+      (await findEndpointsWithDueDeliveries(store.db, clock.now()))
+        .some((endpointId) => this.#capacityOf(endpointId) > 0));
+    if (reports.length === 0 && !fanOut && !claim) return false;
+
+    const schedule = config.webhookRetryScheduleMs;
+    let round;
+    try {
+      round = await store.write(async (trx) => {
+        const now = clock.now();
+        const abandoned = reports.filter((report) => report.outcome.kind === "aborted");
+        await releaseLeases(
+          trx,
+          abandoned.map(({ claim }) => ({ id: claim.deliveryId, attempt: claim.attempt })),
+          now,
+        );
+        const recorded = await recordAttempts(
+          trx,
+          reports.filter((report) => report.outcome.kind !== "aborted"),
+          { now, schedule, random: this.#options.random },
+        );
+        const fannedOut = fanOut
+          ? await fanOutEvents(trx, { now, firstAttemptDelayMs: schedule[0], limit: FANOUT_BATCH })
+          : null;
+        const claimed = claim
+          ? await claimDueAttempts(trx, {
+            now,
+            leaseMs: this.#options.leaseMs,
+            slots,
+            capacityOf: (endpointId) => this.#capacityOf(endpointId),
+            runningAttemptOf: (deliveryId) => this.#leased.get(deliveryId)?.attempt,
+            maxAttempts: schedule.length,
+            rotation: this.#rotation++,
+          })
+          : [];
+        return { recorded, fannedOut, claimed, now };
+      });
+    } catch (error) {
+      // Try again next round, unless stopping: then the leases simply run out.
+      if (active) this.#reports.unshift(...reports);
+      else for (const report of reports) this.#unlease(report.claim);
+      throw error;
+    }
+    for (const report of reports) this.#unlease(report.claim);
+    for (const disabled of round.recorded.disabled) log.warn("webhook endpoint disabled", disabled);
+    if (round.recorded.stale > 0) {
+      log.info("late webhook attempt results", { count: round.recorded.stale });
+    }
+    if (round.fannedOut) this.#fannedOutTo = round.fannedOut.lastEventId;
+    for (const attempt of round.claimed) this.#launch(attempt);
+    if (round.recorded.nextRetryAt !== null) this.#wake(round.recorded.nextRetryAt);
+    if ((round.fannedOut?.deliveries ?? 0) > 0 && schedule[0] > 0) {
+      this.#wake(round.now + schedule[0]);
+    }
+    return reports.length > 0 || (round.fannedOut?.events ?? 0) > 0 || round.claimed.length > 0;
+  }
+
+  #capacityOf(endpointId: number): number {
+    const sending = this.#sendingPerEndpoint.get(endpointId) ?? 0;
+    return Math.min(
+      this.#options.maxInFlightPerEndpoint - sending,
+      this.#options.maxInFlight - this.#sending,
+    );
+  }
+
+  #launch(claim: ClaimedAttempt): void {
+    this.#leased.set(claim.deliveryId, claim);
+    this.#leasedCount++;
+    this.#leaseTimer ??= setInterval(() => this.#renewLeases(), this.#options.leaseMs / 4);
+    this.#sending++;
+    this.#sendingPerEndpoint.set(
+      claim.endpointId,
+      (this.#sendingPerEndpoint.get(claim.endpointId) ?? 0) + 1,
+    );
+    const task: Promise<void> = this.#attempt(claim).finally(() => this.#attempts.delete(task));
+    this.#attempts.add(task);
+  }
+
+  async #attempt(claim: ClaimedAttempt): Promise<void> {
+    const { clock, environment, resolveHost } = this.#services;
+    const startedAt = clock.now();
+    const outcome = await sendAttempt({
+      url: claim.url,
+      body: claim.payload,
+      headers: webhookHeaders({
+        id: claim.eventId,
+        timestampSeconds: Math.floor(startedAt / 1000),
+        body: claim.payload,
+        secrets: claim.secrets,
+      }),
+      publicOnly: environment === "production",
+      resolveHost,
+      stop: this.#stopSignal.signal,
+      timeoutMs: this.#options.attemptTimeoutMs,
+      now: startedAt,
+    });
+    // NOTE: the slot is free once the request is over; the lease stays held (and renewed)
+    // until the result commits, so no one else can claim the delivery meanwhile.
+    this.#sending--;
+    const sending = (this.#sendingPerEndpoint.get(claim.endpointId) ?? 1) - 1;
+    if (sending > 0) this.#sendingPerEndpoint.set(claim.endpointId, sending);
+    else this.#sendingPerEndpoint.delete(claim.endpointId);
+    this.#reports.push({ claim, startedAt, outcome });
+    this.kick();
+  }
+
+  #unlease(claim: ClaimedAttempt): void {
+    if (this.#leased.get(claim.deliveryId) === claim) this.#leased.delete(claim.deliveryId);
+    this.#leasedCount--;
+    if (this.#leasedCount === 0) this.#clearLeaseTimer();
+  }
+
+  #renewLeases(): void {
+    const claims = [...this.#leased.values()]
+      .map((claim) => ({ id: claim.deliveryId, attempt: claim.attempt }));
+    if (claims.length === 0 || this.#stopped) return;
+    const { store, clock, log } = this.#services;
+    store.write((trx) => extendLeases(trx, claims, clock.now() + this.#options.leaseMs))
+      .catch((error) => log.warn("renewing webhook leases failed", errorFields(error)));
+  }
+
+  #clearLeaseTimer(): void {
+    if (this.#leaseTimer !== null) clearInterval(this.#leaseTimer);
+    this.#leaseTimer = null;
+  }
+
+  #wake(at: number): void {
+    if (!this.#stopped) this.#services.scheduler.wake(WEBHOOK_DELIVERY_JOB, at);
+  }
+}
+
+/** The scheduled job: a sweep of the queue (due retries, expired leases, others' events). */
+export function webhookDeliveryJob(dispatcher: WebhookDispatcher): ScheduledJob {
+  return {
+    name: WEBHOOK_DELIVERY_JOB,
+    run: () => dispatcher.sweep(),
+  };
+}

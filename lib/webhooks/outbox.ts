@@ -1,0 +1,203 @@
+import type { Kysely } from "kysely";
+import type { EnvironmentSchema, NewWebhookAttempt, NewWebhookDelivery } from "../../db/schema.ts";
+import {
+  type AttemptClaim,
+  type DueDelivery,
+  extendLeases,
+  findDueDeliveries,
+  findEndpointsWithDueDeliveries,
+  finishDeliveries,
+  insertWebhookAttempts,
+  insertWebhookDeliveries,
+  leaseDeliveries,
+} from "../../db/webhook_deliveries.ts";
+import { findEnabledEndpoints, findWebhookEndpointsByIds } from "../../db/webhook_endpoints.ts";
+import { advanceFanoutCursor, listEventsAfter, readFanoutCursor } from "../../db/webhook_fanout.ts";
+import { newId } from "../ids.ts";
+import { signingSecrets } from "./endpoints.ts";
+import type { DeliveryTrigger } from "./schemas.ts";
+import { subscribes } from "./subscriptions.ts";
+
+/** What fanning out one batch of events did. */
+export interface FanOutResult {
+  /** The cursor after the batch: every event up to this id has its deliveries. */
+  lastEventId: number;
+  events: number;
+  deliveries: number;
+}
+
+/**
+ * Turns events recorded since the cursor into one delivery per subscribed endpoint and moves
+ * the cursor, in the caller's write transaction. The API's own transaction only writes its
+ * event (the outbox row); this runs after its commit, so fan-out costs the API nothing, and
+ * because cursor and deliveries commit together, no event is fanned out twice or skipped.
+ */
+export async function fanOutEvents(
+  trx: Kysely<EnvironmentSchema>,
+  input: { now: number; firstAttemptDelayMs: number; limit: number },
+): Promise<FanOutResult> {
+  const cursor = await readFanoutCursor(trx);
+  const events = await listEventsAfter(trx, cursor, input.limit);
+  if (events.length === 0) return { lastEventId: cursor, events: 0, deliveries: 0 };
+  const endpoints = await findEnabledEndpoints(trx, [...new Set(events.map((e) => e.org_id))]);
+  const byOrg = Map.groupBy(
+    endpoints.map((endpoint) => ({ ...endpoint, patterns: JSON.parse(endpoint.event_types) })),
+    (endpoint) => endpoint.org_id,
+  );
+  const rows: NewWebhookDelivery[] = [];
+  for (const event of events) {
+    for (const endpoint of byOrg.get(event.org_id) ?? []) {
+      if (event.id <= endpoint.events_after_id || !subscribes(endpoint.patterns, event.type)) {
+        continue;
+      }
+      rows.push({
+        public_id: newId("webhookDelivery"),
+        org_id: event.org_id,
+        event_id: event.id,
+        endpoint_id: endpoint.id,
+        triggered_by: "EVENT",
+        status: "PENDING",
+        attempt_count: 0,
+        in_flight: 0,
+        next_attempt_at: input.now + input.firstAttemptDelayMs,
+        created_at: input.now,
+        updated_at: input.now,
+        completed_at: null,
+      });
+    }
+  }
+  await insertWebhookDeliveries(trx, rows);
+  const lastEventId = events[events.length - 1].id;
+  await advanceFanoutCursor(trx, lastEventId);
+  return { lastEventId, events: events.length, deliveries: rows.length };
+}
+
+/** One leased attempt: everything needed to send it and to record its result. */
+export interface ClaimedAttempt {
+  deliveryId: number;
+  /** The attempt number this lease is for; results are fenced on it. */
+  attempt: number;
+  orgId: number;
+  endpointId: number;
+  trigger: DeliveryTrigger;
+  /** The event's public id: the `webhook-id`, the same on every attempt. */
+  eventId: string;
+  /** The event's stored JSON, sent byte for byte. */
+  payload: string;
+  url: string;
+  secrets: string[];
+}
+
+/** What a claim needs to know about the claiming process. */
+export interface ClaimInput {
+  now: number;
+  leaseMs: number;
+  /** How many attempts the process can start. */
+  slots: number;
+  /** How many more attempts the process can run against an endpoint. */
+  capacityOf(endpointId: number): number;
+  /** The attempt number this process is running for a delivery, if it is running one. */
+  runningAttemptOf(deliveryId: number): number | undefined;
+  /** Attempts a fan-out delivery gets: the retry schedule's length. */
+  maxAttempts: number;
+  /** Rotates which endpoint is served first, so none is always last. */
+  rotation: number;
+}
+
+const EXPIRED_LEASE_MESSAGE = "No result was recorded: the process making this attempt stopped " +
+  "before it finished, so the receiver may or may not have got it.";
+
+function maxAttemptsOf(trigger: string, scheduleLength: number): number {
+  return trigger === "TEST" ? 1 : scheduleLength;
+}
+
+/**
+ * Leases due deliveries for their next attempt, in the caller's write transaction.
+ *
+ * NOTE: claiming is a write, and SQLite runs one write transaction at a time across every
+ * process on the database, so two processes never lease the same attempt. A lease ends at
+ * `now + leaseMs` (stored as the delivery's `next_attempt_at`), and the holder renews it while the
+ * attempt runs; if the holder dies, the delivery simply becomes due again and the next claim
+ * records the lost attempt and makes a new one.
+ *
+ * Endpoints are served a fair share each, within the process's per-endpoint limit, so a slow
+ * receiver with a large backlog cannot hold every slot.
+ */
+export async function claimDueAttempts(
+  trx: Kysely<EnvironmentSchema>,
+  input: ClaimInput,
+): Promise<ClaimedAttempt[]> {
+  const { now } = input;
+  if (input.slots <= 0) return [];
+  const dueEndpointIds = await findEndpointsWithDueDeliveries(trx, now);
+  if (dueEndpointIds.length === 0) return [];
+  const endpoints = new Map(
+    (await findWebhookEndpointsByIds(trx, dueEndpointIds)).map((row) => [row.id, row]),
+  );
+  const start = input.rotation % dueEndpointIds.length;
+  const order = [...dueEndpointIds.slice(start), ...dueEndpointIds.slice(0, start)];
+  const share = Math.ceil(input.slots / order.length);
+  let remaining = input.slots;
+  const lease: DueDelivery[] = [];
+  const fail: number[] = [];
+  const cancel: number[] = [];
+  const lostAttempts: NewWebhookAttempt[] = [];
+  const renew: AttemptClaim[] = [];
+  const claimed: ClaimedAttempt[] = [];
+
+  for (const endpointId of order) {
+    const endpoint = endpoints.get(endpointId)!;
+    const take = Math.min(input.capacityOf(endpointId), share, remaining);
+    if (take <= 0) continue;
+    for (const delivery of await findDueDeliveries(trx, endpointId, now, take)) {
+      if (input.runningAttemptOf(delivery.id) === delivery.attempt_count) {
+        // This process's own attempt, its lease renewal late: renew it here instead.
+        renew.push({ id: delivery.id, attempt: delivery.attempt_count });
+        continue;
+      }
+      const disabled = endpoint.deleted_at !== null ||
+        (endpoint.enabled === 0 && delivery.triggered_by !== "TEST");
+      if (disabled) {
+        cancel.push(delivery.id);
+        continue;
+      }
+      if (delivery.in_flight === 1) {
+        lostAttempts.push({
+          delivery_id: delivery.id,
+          number: delivery.attempt_count,
+          url: endpoint.url,
+          started_at: delivery.leased_at,
+          duration_ms: null,
+          succeeded: 0,
+          response_status: null,
+          response_body: null,
+          error_code: "lease_expired",
+          error_message: EXPIRED_LEASE_MESSAGE,
+        });
+      }
+      if (delivery.attempt_count >= maxAttemptsOf(delivery.triggered_by, input.maxAttempts)) {
+        fail.push(delivery.id);
+        continue;
+      }
+      lease.push(delivery);
+      remaining--;
+      claimed.push({
+        deliveryId: delivery.id,
+        attempt: delivery.attempt_count + 1,
+        orgId: delivery.org_id,
+        endpointId,
+        trigger: delivery.triggered_by as DeliveryTrigger,
+        eventId: delivery.event_public_id,
+        payload: delivery.payload,
+        url: endpoint.url,
+        secrets: signingSecrets(endpoint, now),
+      });
+    }
+  }
+  await insertWebhookAttempts(trx, lostAttempts, "keep");
+  await finishDeliveries(trx, fail, "FAILED", now);
+  await finishDeliveries(trx, cancel, "CANCELED", now);
+  await leaseDeliveries(trx, lease.map((delivery) => delivery.id), now, now + input.leaseMs);
+  await extendLeases(trx, renew, now + input.leaseMs);
+  return claimed;
+}

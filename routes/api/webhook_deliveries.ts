@@ -1,0 +1,69 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { listOf, ListQuery } from "../../lib/schemas.ts";
+import { listEventDeliveries, resendEvent } from "../../lib/webhooks/deliveries.ts";
+import { ResendEventRequest, ResendResult, WebhookDelivery } from "../../lib/webhooks/schemas.ts";
+import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+
+const tags = ["Webhooks"];
+const EventIdParam = z.object({
+  id: z.string().max(100).meta({ example: "evt_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+});
+
+/** `/api/v1/events/{id}/deliveries` and `/resend`: an event's webhook deliveries. */
+export const webhookDeliveries = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{id}/deliveries",
+      operationId: "listEventDeliveries",
+      summary: "List an event's webhook deliveries",
+      description: "One delivery per endpoint (plus resends and tests), each with every " +
+        "attempt: status, latency and the first 1 KiB of the answer.",
+      tags,
+      request: { params: EventIdParam, query: ListQuery },
+      responses: {
+        200: {
+          description: "Deliveries, newest first.",
+          ...json(listOf(WebhookDelivery, "WebhookDeliveryList")),
+        },
+        ...errors(400, 401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const page = await listEventDeliveries(
+        c.var.ctx,
+        c.req.valid("param").id,
+        c.req.valid("query"),
+      );
+      return c.json(page, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{id}/resend",
+      operationId: "resendEvent",
+      summary: "Resend an event",
+      description: "To one endpoint (`endpointId`) or to every enabled endpoint subscribed to " +
+        "the event's type. A delivery still retrying is brought forward rather than duplicated.",
+      tags,
+      request: {
+        headers: idempotencyHeader,
+        params: EventIdParam,
+        body: { required: false, ...json(ResendEventRequest) },
+      },
+      responses: {
+        202: { description: "The deliveries now due.", ...json(ResendResult) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const deliveries = await resendEvent(
+        c.var.ctx,
+        c.req.valid("param").id,
+        c.req.valid("json") ?? {},
+      );
+      return c.json({ data: deliveries }, 202);
+    },
+  );

@@ -1,0 +1,236 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { listOf, ListQuery } from "../../lib/schemas.ts";
+import { toWebhookDelivery } from "../../lib/webhooks/deliveries.ts";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpointRecords,
+  listWebhookEndpoints,
+  revealWebhookEndpointSecret,
+  rotateWebhookEndpointSecret,
+  sendTestWebhook,
+  toWebhookEndpoint,
+  toWebhookEndpointRecord,
+  toWebhookEndpointWithSecret,
+  updateWebhookEndpoint,
+} from "../../lib/webhooks/endpoints.ts";
+import {
+  CreateWebhookEndpointRequest,
+  DeletedWebhookEndpoint,
+  UpdateWebhookEndpointRequest,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointRecord,
+  WebhookEndpointSecret,
+  WebhookEndpointWithSecret,
+} from "../../lib/webhooks/schemas.ts";
+import {
+  createApiRouter,
+  emptyBody,
+  errors,
+  idempotencyHeader,
+  json,
+  jsonBody,
+} from "./openapi.ts";
+
+const tags = ["Webhooks"];
+const EndpointIdParam = z.object({
+  id: z.string().max(100).meta({ example: "we_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+});
+
+/** `/api/v1/webhook-endpoints`: where events are delivered, and their signing secrets. */
+export const webhookEndpoints = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/",
+      operationId: "createWebhookEndpoint",
+      summary: "Register a webhook endpoint",
+      description: "Returns the signing secret (`whsec_...`). The endpoint receives events " +
+        "recorded from now on. Production URLs must be https:// and resolve to public addresses.",
+      tags,
+      request: { headers: idempotencyHeader, body: jsonBody(CreateWebhookEndpointRequest) },
+      responses: {
+        201: {
+          description: "The new endpoint and its secret.",
+          ...json(WebhookEndpointWithSecret),
+        },
+        ...errors(400, 401, 403, 409),
+      },
+    }),
+    async (c) => {
+      const endpoint = await createWebhookEndpoint(c.var.ctx, c.req.valid("json"));
+      return c.json(toWebhookEndpointWithSecret(endpoint), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/",
+      operationId: "listWebhookEndpoints",
+      summary: "List webhook endpoints",
+      tags,
+      request: { query: ListQuery },
+      responses: {
+        200: {
+          description: "Endpoints, newest first.",
+          ...json(listOf(WebhookEndpoint, "WebhookEndpointList")),
+        },
+        ...errors(400, 401, 403),
+      },
+    }),
+    async (c) => {
+      const page = await listWebhookEndpoints(c.var.ctx, c.req.valid("query"));
+      return c.json({ data: page.data.map(toWebhookEndpoint), hasMore: page.hasMore }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{id}",
+      operationId: "getWebhookEndpoint",
+      summary: "Get a webhook endpoint",
+      tags,
+      request: { params: EndpointIdParam },
+      responses: {
+        200: { description: "The endpoint (without its secret).", ...json(WebhookEndpoint) },
+        ...errors(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const endpoint = await getWebhookEndpoint(c.var.ctx, c.req.valid("param").id);
+      return c.json(toWebhookEndpoint(endpoint), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "patch",
+      path: "/{id}",
+      operationId: "updateWebhookEndpoint",
+      summary: "Update, disable or re-enable a webhook endpoint",
+      tags,
+      request: { params: EndpointIdParam, body: jsonBody(UpdateWebhookEndpointRequest) },
+      responses: {
+        200: { description: "The updated endpoint.", ...json(WebhookEndpoint) },
+        ...errors(400, 401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const endpoint = await updateWebhookEndpoint(
+        c.var.ctx,
+        c.req.valid("param").id,
+        c.req.valid("json"),
+      );
+      return c.json(toWebhookEndpoint(endpoint), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete",
+      path: "/{id}",
+      operationId: "deleteWebhookEndpoint",
+      summary: "Delete a webhook endpoint",
+      description: "Cancels its pending deliveries; past deliveries stay visible on their events.",
+      tags,
+      request: { params: EndpointIdParam },
+      responses: {
+        200: { description: "The endpoint is deleted.", ...json(DeletedWebhookEndpoint) },
+        ...errors(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const endpoint = await deleteWebhookEndpoint(c.var.ctx, c.req.valid("param").id);
+      return c.json({ id: endpoint.public_id, deleted: true as const }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{id}/rotate-secret",
+      operationId: "rotateWebhookEndpointSecret",
+      summary: "Rotate the signing secret",
+      description: "Returns the new secret. For 24 hours every delivery carries two signatures, " +
+        "one per secret, so the receiver can switch without rejecting any.",
+      tags,
+      request: { headers: idempotencyHeader, params: EndpointIdParam, body: emptyBody },
+      responses: {
+        200: {
+          description: "The endpoint and its new secret.",
+          ...json(WebhookEndpointWithSecret),
+        },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const endpoint = await rotateWebhookEndpointSecret(c.var.ctx, c.req.valid("param").id);
+      return c.json(toWebhookEndpointWithSecret(endpoint), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{id}/secret",
+      operationId: "revealWebhookEndpointSecret",
+      summary: "Reveal the signing secret",
+      tags,
+      request: { params: EndpointIdParam },
+      responses: {
+        200: { description: "The current signing secret.", ...json(WebhookEndpointSecret) },
+        ...errors(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const secret = await revealWebhookEndpointSecret(c.var.ctx, c.req.valid("param").id);
+      c.header("Cache-Control", "no-store");
+      return c.json(secret, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{id}/test",
+      operationId: "sendTestWebhook",
+      summary: "Send a webhook.test event",
+      description: "Sends `webhook.test` to this endpoint (a disabled one too) once, without " +
+        "retries. Follow the result at GET /api/v1/events/{eventId}/deliveries.",
+      tags,
+      request: { headers: idempotencyHeader, params: EndpointIdParam, body: emptyBody },
+      responses: {
+        202: { description: "The delivery, queued.", ...json(WebhookDelivery) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const delivery = await sendTestWebhook(c.var.ctx, c.req.valid("param").id);
+      return c.json(toWebhookDelivery(delivery, []), 202);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{id}/records",
+      operationId: "listWebhookEndpointRecords",
+      summary: "List what Paystead did to an endpoint",
+      description: "`webhook_endpoint.disabled` records: after a 410 answer, or after every " +
+        "attempt failed for 5 days.",
+      tags,
+      request: { params: EndpointIdParam, query: ListQuery },
+      responses: {
+        200: {
+          description: "Records, newest first.",
+          ...json(listOf(WebhookEndpointRecord, "WebhookEndpointRecordList")),
+        },
+        ...errors(400, 401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const endpointId = c.req.valid("param").id;
+      const page = await listWebhookEndpointRecords(c.var.ctx, endpointId, c.req.valid("query"));
+      return c.json({
+        data: page.data.map((row) => toWebhookEndpointRecord(row, endpointId)),
+        hasMore: page.hasMore,
+      }, 200);
+    },
+  );
