@@ -65,7 +65,7 @@ async function withDatabases<T>(
   }
 }
 
-async function run(words: string[], options: Options, config: Config): Promise<void> {
+async function run(words: string[], options: Options, config: Config): Promise<number> {
   const command = words.join(" ");
   const now = Date.now();
   switch (command) {
@@ -74,7 +74,7 @@ async function run(words: string[], options: Options, config: Config): Promise<v
     case "migrate":
       await withDatabases(config, () => Promise.resolve());
       console.log(`Migrated ${config.accountsDatabaseUrl} and ${config.databaseUrl}.`);
-      return;
+      return 0;
     case "org create": {
       const org = await withDatabases(config, ({ accounts }) =>
         createOrganisation(accounts, {
@@ -83,7 +83,7 @@ async function run(words: string[], options: Options, config: Config): Promise<v
           plan: required(options, "plan"),
         }, now));
       console.log(`Created organisation '${org.slug}' (${org.name}) on plan ${org.plan}.`);
-      return;
+      return 0;
     }
     case "org set-plan": {
       const org = await withDatabases(
@@ -92,7 +92,7 @@ async function run(words: string[], options: Options, config: Config): Promise<v
           setOrganisationPlan(accounts, required(options, "slug"), required(options, "plan"), now),
       );
       console.log(`Organisation '${org.slug}' is now on plan ${org.plan}.`);
-      return;
+      return 0;
     }
     case "user create": {
       const created = await withDatabases(config, ({ accounts }) =>
@@ -106,7 +106,7 @@ async function run(words: string[], options: Options, config: Config): Promise<v
       console.log(
         `One-time password (choose a new one at first sign-in): ${created.oneTimePassword}`,
       );
-      return;
+      return 0;
     }
     case "key create": {
       const slug = required(options, "org");
@@ -122,7 +122,7 @@ async function run(words: string[], options: Options, config: Config): Promise<v
       });
       console.log(`Created ${config.environment} API key ${key.record.public_id} for '${slug}'.`);
       console.log(`Secret (shown once, store it now): ${key.secret}`);
-      return;
+      return 0;
     }
     case "backup": {
       const out = required(options, "out");
@@ -133,7 +133,7 @@ async function run(words: string[], options: Options, config: Config): Promise<v
       const url = database === "accounts" ? config.accountsDatabaseUrl : config.databaseUrl;
       await backupDatabase(url, out);
       console.log(`Wrote a consistent copy of ${url} to ${out}.`);
-      return;
+      return 0;
     }
     default:
       throw new UsageError(command === "" ? "No command given." : `Unknown command '${command}'.`);
@@ -161,8 +161,7 @@ export async function main(args: string[]): Promise<number> {
       dataDir: options["data-dir"],
     };
     const config = loadConfig(Deno.env.toObject(), flags);
-    await run(positionals, options, config);
-    return 0;
+    return await run(positionals, options, config);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -56,15 +56,20 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /**
  * Serves one environment until SIGINT/SIGTERM: migrates, creates the demo organisation on a
  * first sandbox start, starts the scheduler (in-process timers plus a Deno.cron sweep every
- * minute) and stops gracefully.
+ * minute) and stops gracefully. Resolves with the exit code once stopped.
  */
-export async function serve(config: Config): Promise<void> {
+export async function serve(config: Config): Promise<number> {
   const log = createLogger(config.logLevel);
   const databases = await openDatabases(config);
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
-  const { app, services, webhooks } = createApp({ ...databases, config, log, timers: true });
+  const { app, services, webhooks, drain } = createApp({
+    ...databases,
+    config,
+    log,
+    timers: true,
+  });
 
   const stopCron = new AbortController();
   Deno.cron(
@@ -81,25 +86,35 @@ export async function serve(config: Config): Promise<void> {
     onListen: () => console.log(banner(config, demo)),
   }, app.fetch);
 
-  const shutdown = async (signal: string) => {
-    log.info("shutting down", { signal });
-    stopCron.abort();
-    const timeout = setTimeout(() => {
-      log.warn("in-flight requests did not finish in time");
-      Deno.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    try {
-      await server.shutdown();
-      await services.scheduler.stop();
-      await webhooks.stop();
-      await closeDatabases(databases);
-    } catch (error) {
-      log.error("shutdown failed", errorFields(error));
-    }
-    clearTimeout(timeout);
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
-  Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
-  await server.finished;
+  // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
+  // returns, and must not do so while databases are still being closed.
+  return await new Promise<number>((stopped) => {
+    let stopping = false;
+    const shutdown = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info("shutting down", { signal });
+      stopCron.abort();
+      const timeout = setTimeout(() => {
+        log.warn("in-flight requests did not finish in time", { graceMs: SHUTDOWN_GRACE_MS });
+        stopped(1);
+      }, SHUTDOWN_GRACE_MS);
+      try {
+        // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
+        // with their leases given back, so another process retries them.
+        await Promise.all([drain.drain(), services.scheduler.stop(), webhooks.stop()]);
+        await server.shutdown();
+        await closeDatabases(databases);
+        log.info("stopped", { signal });
+        stopped(0);
+      } catch (error) {
+        log.error("shutdown failed", errorFields(error));
+        stopped(1);
+      } finally {
+        clearTimeout(timeout);
+      }
+    };
+    Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
+    Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
+  });
 }

@@ -21,6 +21,8 @@ export interface Config {
   quickstartAccess: "plan" | "role";
   webhookRetryScheduleMs: number[];
   rateLimitPerSecond: number;
+  /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
+  trustedProxies: string[];
   logLevel: LogLevel;
 }
 
@@ -100,6 +102,10 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.string().regex(/^\d+$/, "must be a positive whole number")
     .transform(Number).refine((value) => value >= 1, "must be a positive whole number")
     .optional(),
+  TRUSTED_PROXIES: z.string().refine(
+    (value) => value.split(",").every((address) => /^[0-9a-fA-F.:]+$/.test(address.trim())),
+    "must be a comma-separated list of IP addresses",
+  ).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, "must be debug, info, warn or error").optional(),
 });
 
@@ -156,6 +162,7 @@ export function loadConfig(
     quickstartAccess: vars.QUICKSTART_ACCESS ?? "role",
     webhookRetryScheduleMs: parseDurationList(schedule)!,
     rateLimitPerSecond: vars.RATE_LIMIT_PER_SECOND ?? 100,
+    trustedProxies: (vars.TRUSTED_PROXIES ?? "127.0.0.1,::1").split(",").map((a) => a.trim()),
     logLevel: vars.LOG_LEVEL ?? "info",
   };
 }

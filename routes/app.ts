@@ -28,7 +28,12 @@ import { createCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
 import { toApiError } from "./errors.ts";
 import { renderError } from "./html.tsx";
+import { TokenBucketLimiter } from "../lib/rate_limit.ts";
+import { clientAddress } from "./middleware/client_address.ts";
+import { rateLimit } from "./middleware/rate_limit.ts";
+import { RequestDrain } from "./middleware/drain.ts";
 import { requestId } from "./middleware/request_id.ts";
+import { requestLog } from "./middleware/request_log.ts";
 import { createMetrics, createOps } from "./ops.ts";
 import { createPayPages } from "./pay.tsx";
 import { createStaticRoutes } from "./static.ts";
@@ -56,6 +61,8 @@ export interface PaysteadApp {
   authenticator: ApiKeyAuthenticator;
   /** The webhook delivery queue: stop it before closing the database. */
   webhooks: WebhookDispatcher;
+  /** Requests in flight: drain them before closing the server. */
+  drain: RequestDrain;
 }
 
 /** Builds the whole HTTP app (API, operational endpoints) on the given dependencies. */
@@ -89,7 +96,20 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const metrics = createMetrics();
   const app = new Hono<AppEnv>();
   app.use("*", requestId);
+  app.use("*", requestLog(log));
+  const drain = new RequestDrain();
+  app.use("*", drain.middleware);
   app.use("*", metrics.middleware);
+  // Customer pages are public: a client address may open offers and try codes only so fast.
+  const perClient = new TokenBucketLimiter({ perSecond: 2, burst: 20, clock });
+  const limitClient = rateLimit(
+    perClient,
+    (c) => clientAddress(c, deps.config.trustedProxies),
+    "Too many requests from your address.",
+  );
+  app.get("/o/*", limitClient);
+  app.post("/pay/*", limitClient);
+  app.post("/checkout/*", limitClient);
   app.use("/api/*", async (c, next) => {
     await next();
     if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
@@ -103,5 +123,5 @@ export function createApp(deps: AppDeps): PaysteadApp {
     renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
   app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
-  return { app, services, authenticator, webhooks };
+  return { app, services, authenticator, webhooks, drain };
 }

@@ -1,8 +1,10 @@
 import type { ApiPrincipal } from "../lib/api_keys.ts";
 import type { OrgContext } from "../lib/context.ts";
 
-/** Hono variables every route can read. */
+/** Hono variables every route can read, and the connection `Deno.serve` hands to the app. */
 export interface AppEnv {
+  /** Absent when the app is called without a server (`app.request` in tests). */
+  Bindings: { remoteAddr?: Deno.Addr };
   Variables: {
     requestId: string;
     /** Set by API authentication. */

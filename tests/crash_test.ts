@@ -55,7 +55,7 @@ Deno.test({
       const missing: string[] = [];
       for (const paymentId of acknowledged) {
         const response = await fetch(`${server.url}/api/v1/payments/${paymentId}`, { headers });
-        if (response.status !== 200) missing.push(paymentId);
+        if (response.status !== 200) missing.push(`${paymentId} ${response.status}`);
         await response.body?.cancel();
       }
       assert.deepEqual(

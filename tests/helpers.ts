@@ -51,6 +51,8 @@ export async function makeTestApp(options: {
     PUBLIC_URL: environment === "sandbox" ? "http://sandbox.test" : "https://api.paystead.test",
     SANDBOX_PUBLIC_URL: "http://sandbox.test",
     PRODUCTION_PUBLIC_URL: "https://api.paystead.test",
+    // The manual clock never refills a rate bucket; tests of the limit set their own.
+    RATE_LIMIT_PER_SECOND: "1000000",
     ...options.env,
   });
   const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);

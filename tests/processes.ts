@@ -30,7 +30,11 @@ export interface ChildServer {
   process: Deno.ChildProcess;
   /** Everything the process printed on stdout so far. */
   output(): string;
+  /** Everything the process printed on stderr so far (its JSON log lines). */
+  logs(): string;
   stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+  /** Resolves when the process has exited and everything it printed has been read. */
+  exited(): Promise<Deno.CommandStatus>;
 }
 
 const root = new URL("../", import.meta.url).pathname;
@@ -47,10 +51,12 @@ export async function startPaystead(
       LOG_LEVEL: "warn",
       LISTEN_HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // Load and crash tests send thousands of requests with one key; they measure other things.
+      RATE_LIMIT_PER_SECOND: "1000000",
       ...env,
     },
     stdout: "piped",
-    stderr: "inherit",
+    stderr: "piped",
     cwd: root,
   });
   return await startChild(command, port, "/healthz");
@@ -63,7 +69,7 @@ export async function startBareServer(port = freePort()): Promise<ChildServer> {
   const command = new Deno.Command(Deno.execPath(), {
     args: ["eval", code],
     stdout: "piped",
-    stderr: "inherit",
+    stderr: "piped",
   });
   return await startChild(command, port, "/");
 }
@@ -75,10 +81,17 @@ async function startChild(
 ): Promise<ChildServer> {
   const process = command.spawn();
   let output = "";
-  const decoder = new TextDecoder();
-  (async () => {
-    for await (const chunk of process.stdout) output += decoder.decode(chunk);
-  })().catch(() => {});
+  let logs = "";
+  const readers = Promise.all([
+    (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of process.stdout) output += decoder.decode(chunk, { stream: true });
+    })().catch(() => {}),
+    (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of process.stderr) logs += decoder.decode(chunk, { stream: true });
+    })().catch(() => {}),
+  ]);
   const url = `http://127.0.0.1:${port}`;
   await waitForUrl(url + readyPath);
   return {
@@ -86,6 +99,12 @@ async function startChild(
     port,
     process,
     output: () => output,
+    logs: () => logs,
+    async exited() {
+      const status = await process.status;
+      await readers;
+      return status;
+    },
     async stop(signal: Deno.Signal = "SIGTERM") {
       try {
         process.kill(signal);

@@ -33,6 +33,7 @@ async function startServer(dataDir: string): Promise<Server> {
       LISTEN_HOST: "127.0.0.1",
       LOG_LEVEL: "error",
       WEBHOOK_RETRY_SCHEDULE: "0,100ms,200ms,400ms,800ms,1s,1s,2s,2s,2s",
+      RATE_LIMIT_PER_SECOND: "1000000",
     },
     stdout: "piped",
     stderr: "piped",

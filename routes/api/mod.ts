@@ -7,6 +7,8 @@ import type { AppEnv } from "../env.ts";
 import { apiAuth } from "../middleware/api_auth.ts";
 import { idempotency } from "../middleware/idempotency.ts";
 import { jsonBody } from "../middleware/json_body.ts";
+import { rateLimit } from "../middleware/rate_limit.ts";
+import { TokenBucketLimiter } from "../../lib/rate_limit.ts";
 import { checkoutSessions } from "./checkout_sessions.ts";
 import { checkoutSettings } from "./checkout_settings.ts";
 import { events } from "./events.ts";
@@ -34,9 +36,18 @@ export function createApi(
   services: Services,
   authenticator: ApiKeyAuthenticator,
 ): OpenAPIHono<AppEnv> {
+  const perApiKey = new TokenBucketLimiter({
+    perSecond: services.config.rateLimitPerSecond,
+    clock: services.clock,
+  });
   const authenticated = [
     limitBody,
     apiAuth(services, authenticator),
+    rateLimit(
+      perApiKey,
+      (c) => c.get("principal").apiKeyPublicId,
+      `This API key is over its limit of ${services.config.rateLimitPerSecond} requests per second.`,
+    ),
     jsonBody,
     idempotency(services),
   ] as const;

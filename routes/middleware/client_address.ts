@@ -1,0 +1,16 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+
+/**
+ * The address of the client: the connection's peer, or, when the peer is a trusted reverse
+ * proxy, the last address it appended to X-Forwarded-For (the earlier ones are the client's own
+ * claims and can be forged).
+ */
+export function clientAddress(c: Context<AppEnv>, trustedProxies: string[]): string {
+  const remote = c.env?.remoteAddr;
+  const peer = remote && "hostname" in remote ? remote.hostname : "unknown";
+  if (!trustedProxies.includes(peer)) return peer;
+  const forwarded = c.req.header("x-forwarded-for")?.split(",").map((part) => part.trim())
+    .filter(Boolean);
+  return forwarded?.at(-1) ?? peer;
+}
