@@ -3,7 +3,13 @@ import { backupDatabase } from "./db/client.ts";
 import { findOrganisationBySlug } from "./db/organisations.ts";
 import { createOrganisation, createUser, setOrganisationPlan } from "./lib/accounts.ts";
 import { createApiKey } from "./lib/api_keys.ts";
-import { type Config, ConfigError, type ConfigFlags, loadConfig } from "./lib/config.ts";
+import {
+  type Config,
+  ConfigError,
+  type ConfigFlags,
+  type Environment,
+  loadConfig,
+} from "./lib/config.ts";
 import { ApiError } from "./lib/errors.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
@@ -140,8 +146,14 @@ async function run(words: string[], options: Options, config: Config): Promise<n
   }
 }
 
-/** Runs the CLI with `args`; returns the exit code. */
-export async function main(args: string[]): Promise<number> {
+/**
+ * Runs the CLI with `args`; returns the exit code. A compiled binary passes the environment it
+ * was built for, and refuses to be pointed at the other one.
+ */
+export async function main(
+  args: string[],
+  built: { environment?: Environment } = {},
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
@@ -155,8 +167,16 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   try {
+    const asked = options.env ?? Deno.env.get("PAYSTEAD_ENV");
+    if (built.environment && asked && asked !== built.environment) {
+      throw new ConfigError(
+        `This binary serves the ${built.environment} environment, but ${
+          options.env ? "--env" : "PAYSTEAD_ENV"
+        } asks for '${asked}'; run paystead-${asked} for that.`,
+      );
+    }
     const flags: ConfigFlags = {
-      env: options.env,
+      env: built.environment ?? options.env,
       port: options.port,
       dataDir: options["data-dir"],
     };

@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { freePort, waitForUrl } from "./processes.ts";
+
+const root = new URL("../", import.meta.url).pathname;
+const ENVIRONMENTS = ["sandbox", "production"] as const;
+
+async function compileTask(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
+  return (config.tasks.compile as string).split("&&").map((part) => part.trim());
+}
+
+Deno.test("[compile] the compile task builds one binary per environment with its files embedded", async () => {
+  const commands = await compileTask();
+  assert.equal(commands.length, 2);
+  ENVIRONMENTS.forEach((environment, index) => {
+    const words = commands[index].split(/\s+/);
+    assert.deepEqual(words.slice(0, 2), ["deno", "compile"]);
+    for (
+      const flag of [
+        "--allow-net",
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        "--allow-ffi",
+        "--allow-sys",
+        "--unstable-cron",
+        "--unstable-no-legacy-abort",
+      ]
+    ) {
+      assert.ok(words.includes(flag), `${environment}: ${flag}`);
+    }
+    assert.equal(words[words.indexOf("--include") + 1], "static");
+    assert.equal(words[words.indexOf("--output") + 1], `dist/paystead-${environment}`);
+    assert.equal(words.at(-1), `bin/${environment}.ts`);
+  });
+});
+
+Deno.test("[compile] no module loads a local file by a path computed at run time", async () => {
+  const offenders: string[] = [];
+  const dirs = ["lib", "db", "routes", "components", "islands", "bin"];
+  const files = ["main.ts", "server.ts"];
+  for (const dir of dirs) {
+    for await (const entry of walk(`${root}${dir}`)) files.push(entry);
+  }
+  for (const file of files) {
+    const text = await Deno.readTextFile(file.startsWith("/") ? file : `${root}${file}`);
+    // A dynamic import() is invisible to deno compile's module graph.
+    if (/\bimport\s*\(/.test(text)) offenders.push(file);
+  }
+  assert.deepEqual(offenders, []);
+});
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(path);
+    else if (/\.tsx?$/.test(entry.name)) yield path;
+  }
+}
+
+Deno.test("[compile] each binary's entry serves only the environment it was built for", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-bin-" });
+  try {
+    const run = (entry: string, env: Record<string, string>) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", `${root}bin/${entry}.ts`, "migrate", "--data-dir", dataDir],
+        env,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const refused = await run("production", { PAYSTEAD_ENV: "sandbox" });
+    assert.equal(refused.code, 2);
+    assert.equal(
+      new TextDecoder().decode(refused.stderr).trim(),
+      "This binary serves the production environment, but PAYSTEAD_ENV asks for 'sandbox'; run paystead-sandbox for that.",
+    );
+    const migrated = await run("production", {});
+    assert.equal(migrated.code, 0);
+    assert.equal(
+      new TextDecoder().decode(migrated.stdout).trim(),
+      `Migrated file:${dataDir}/accounts.db and file:${dataDir}/production.db.`,
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+const DENORT = Deno.env.get("DENORT_BIN");
+
+Deno.test({
+  name: DENORT
+    ? "[compile] the compiled sandbox binary builds, starts and serves its embedded files"
+    : "[compile] the compiled binaries (skipped: DENORT_BIN is not set, and deno compile cannot download its runtime from dl.deno.land on this machine)",
+  ignore: !DENORT,
+  sanitizeResources: false,
+  async fn() {
+    const build = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "compile"],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(build.code, 0, new TextDecoder().decode(build.stderr));
+    const dataDir = await Deno.makeTempDir({ prefix: "paystead-compiled-" });
+    const port = freePort();
+    const child = new Deno.Command(`${root}dist/paystead-sandbox`, {
+      args: ["serve", "--port", String(port), "--data-dir", dataDir],
+      env: { LISTEN_HOST: "127.0.0.1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await waitForUrl(`${url}/healthz`);
+      const island = await fetch(`${url}/static/islands.js`);
+      assert.equal(island.status, 200);
+      await island.body?.cancel();
+      let output = "";
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stdout) {
+        output += decoder.decode(chunk, { stream: true });
+        if (/API key:\s+sk_sandbox_\w+/.test(output)) break;
+      }
+      const key = /API key:\s+(sk_sandbox_\w+)/.exec(output)![1];
+      const offers = await fetch(`${url}/api/v1/qr`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(offers.status, 200);
+      await offers.body?.cancel();
+    } finally {
+      child.kill("SIGKILL");
+      await child.status;
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
