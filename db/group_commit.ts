@@ -18,10 +18,11 @@ interface PendingWrite<S> {
 }
 
 /**
- * Runs write transactions one batch at a time: every write waiting when a batch starts shares
- * its transaction, each inside its own savepoint. A write's promise settles only after its batch
- * is committed and durable, so an acknowledged write survives a crash; the next batch does not
- * wait for the previous one's fsync, so fsyncs overlap with work and many commits share one.
+ * Runs write transactions one batch at a time (group commit): every write waiting when a batch
+ * starts shares its transaction, each inside its own savepoint, and its commit. A write's promise
+ * settles only after its batch is committed and durable, so an acknowledged write survives a
+ * crash. While a batch's fsync runs the event loop keeps serving requests, and the writes they
+ * make wait to share the next commit.
  */
 export class GroupCommitWriter<S> {
   readonly #openBatch: () => Promise<WriteBatch>;
@@ -31,7 +32,6 @@ export class GroupCommitWriter<S> {
   #current: StatementExecutor | null = null;
   #pending: PendingWrite<S>[] = [];
   #draining: Promise<void> | null = null;
-  readonly #flushing = new Set<Promise<void>>();
 
   constructor(openBatch: () => Promise<WriteBatch>, maxBatchSize = 256) {
     this.#openBatch = openBatch;
@@ -62,10 +62,7 @@ export class GroupCommitWriter<S> {
 
   /** Resolves when no write is waiting, running or being flushed. */
   async idle(): Promise<void> {
-    while (this.#draining || this.#flushing.size > 0) {
-      await this.#draining;
-      await Promise.allSettled([...this.#flushing]);
-    }
+    while (this.#draining) await this.#draining;
   }
 
   async #drain(): Promise<void> {
@@ -108,20 +105,21 @@ export class GroupCommitWriter<S> {
       for (const item of items) item.reject(error);
       return;
     }
-    const flushed = (batch.durable?.() ?? Promise.resolve()).then(() => {
-      for (const { item, value } of done) item.resolve(value);
-      for (const listener of this.#listeners) {
-        try {
-          listener();
-        } catch {
-          // A listener's failure must not undo or delay acknowledged writes.
-        }
-      }
-    }, (error) => {
+    try {
+      await batch.durable?.();
+    } catch (error) {
       // NOTE: committed but maybe not on disk: never acknowledge such a write.
       for (const { item } of done) item.reject(error);
-    }).finally(() => this.#flushing.delete(flushed));
-    this.#flushing.add(flushed);
+      return;
+    }
+    for (const { item, value } of done) item.resolve(value);
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure must not undo or delay acknowledged writes.
+      }
+    }
   }
 
   async #runInSavepoint(
