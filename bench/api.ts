@@ -1,4 +1,6 @@
-import { demoApiKey, startBareServer, startPaystead } from "../tests/processes.ts";
+import { openStore } from "../db/client.ts";
+import type { EnvironmentSchema } from "../db/schema.ts";
+import { productionApiKey, startBareServer, startPaystead } from "../tests/processes.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
@@ -13,16 +15,16 @@ function row(name: string, result: WrkResult, baseline: WrkResult): string {
 }
 
 /**
- * The merchant API under wrk: POST /api/v1/payments and GET /api/v1/payments/{id} at 1 and 32
+ * The production API under wrk: POST /api/v1/payments and GET /api/v1/payments/{id} at 1 and 32
  * connections, each beside a bare Deno.serve hello-world measured in the same run. Checks
  * afterwards that every 201 wrk counted is a payment in the database.
  */
 export async function benchApi(): Promise<void> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-bench-" });
+  const key = await productionApiKey(dataDir);
   const bare = await startBareServer();
-  const paystead = await startPaystead(dataDir);
+  const paystead = await startPaystead(dataDir, { PAYSTEAD_ENV: "production" });
   try {
-    const key = await demoApiKey(paystead);
     const auth = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     const offer = await (await fetch(`${paystead.url}/api/v1/qr`, {
       method: "POST",
@@ -35,7 +37,7 @@ export async function benchApi(): Promise<void> {
       body: JSON.stringify({ qrId: offer.qrId }),
     })).json();
 
-    console.log(`\nMerchant API (wrk, one thread, ${SECONDS} s per row)`);
+    console.log(`\nMerchant API, production process (wrk, one thread, ${SECONDS} s per row)`);
     let created = 0;
     for (const connections of [1, 32]) {
       const baseline = await runWrk({ url: bare.url, connections, seconds: SECONDS });
@@ -64,9 +66,8 @@ export async function benchApi(): Promise<void> {
     const listed = await (await fetch(`${paystead.url}/api/v1/payments?limit=1`, { headers: auth }))
       .json();
     await paystead.stop();
-    const { openStore } = await import("../db/client.ts");
-    const store = await openStore<import("../db/schema.ts").EnvironmentSchema>(
-      `file:${dataDir}/sandbox.db`,
+    const store = await openStore<EnvironmentSchema>(
+      `file:${dataDir}/production.db`,
     );
     const row_ = await store.db.selectFrom("payments").select((eb) =>
       eb.fn.countAll<number>().as("n")

@@ -2,22 +2,10 @@ import assert from "node:assert/strict";
 import { openStore } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { hashApiKey } from "../lib/api_keys.ts";
-
-const root = new URL("../", import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}main.ts`, ...args],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes).trim();
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-}
+import { runCli } from "./processes.ts";
 
 Deno.test("[cli] a bad setting stops the command with one line naming it", async () => {
-  const result = await cli(["migrate"], { PORT: "abc" });
+  const result = await runCli(["migrate"], { PORT: "abc" });
   assert.equal(result.code, 2);
   assert.equal(
     result.stderr,
@@ -27,16 +15,16 @@ Deno.test("[cli] a bad setting stops the command with one line naming it", async
 });
 
 Deno.test("[cli] usage mistakes print the usage and exit 2", async () => {
-  const unknown = await cli(["refund", "everything"]);
+  const unknown = await runCli(["refund", "everything"]);
   assert.equal(unknown.code, 2);
   assert.match(
     unknown.stderr,
     /^Unknown command 'refund everything'\.\n\nUsage: paystead <command> \[options\]/,
   );
-  const missing = await cli(["org", "create", "--name", "Shop", "--plan", "PRO"]);
+  const missing = await runCli(["org", "create", "--name", "Shop", "--plan", "PRO"]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^--slug is required\./);
-  const flag = await cli(["migrate", "--colour", "red"]);
+  const flag = await runCli(["migrate", "--colour", "red"]);
   assert.equal(flag.code, 2);
   assert.match(flag.stderr, /Unknown option '--colour'/);
 });
@@ -45,14 +33,14 @@ Deno.test("[cli] organisations, users, keys, plans and backups from the command 
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-cli-" });
   const env = { DATA_DIR: dataDir };
   try {
-    const migrated = await cli(["migrate"], env);
+    const migrated = await runCli(["migrate"], env);
     assert.equal(migrated.code, 0, migrated.stderr);
     assert.equal(
       migrated.stdout,
       `Migrated file:${dataDir}/accounts.db and file:${dataDir}/sandbox.db.`,
     );
 
-    const org = await cli([
+    const org = await runCli([
       "org",
       "create",
       "--slug",
@@ -64,23 +52,23 @@ Deno.test("[cli] organisations, users, keys, plans and backups from the command 
     ], env);
     assert.equal(org.code, 0, org.stderr);
     assert.equal(org.stdout, "Created organisation 'shop' (The Shop) on plan BASIC.");
-    const again = await cli(
+    const again = await runCli(
       ["org", "create", "--slug", "shop", "--name", "Again", "--plan", "PRO"],
       env,
     );
     assert.equal(again.code, 1);
     assert.equal(again.stderr, "Error: An organisation with slug 'shop' already exists.");
-    const badPlan = await cli(
+    const badPlan = await runCli(
       ["org", "create", "--slug", "x", "--name", "X", "--plan", "GOLD"],
       env,
     );
     assert.equal(badPlan.code, 1);
     assert.equal(badPlan.stderr, "Error: plan must be one of FREE, BASIC, PRO, ENTERPRISE.");
 
-    const plan = await cli(["org", "set-plan", "--slug", "shop", "--plan", "ENTERPRISE"], env);
+    const plan = await runCli(["org", "set-plan", "--slug", "shop", "--plan", "ENTERPRISE"], env);
     assert.equal(plan.stdout, "Organisation 'shop' is now on plan ENTERPRISE.");
 
-    const user = await cli([
+    const user = await runCli([
       "user",
       "create",
       "--org",
@@ -97,7 +85,7 @@ Deno.test("[cli] organisations, users, keys, plans and backups from the command 
       password,
       /^One-time password \(choose a new one at first sign-in\): [0-9A-Za-z]{20}$/,
     );
-    const badRole = await cli([
+    const badRole = await runCli([
       "user",
       "create",
       "--org",
@@ -109,7 +97,7 @@ Deno.test("[cli] organisations, users, keys, plans and backups from the command 
     ], env);
     assert.equal(badRole.stderr, "Error: role must be one of OWNER, ADMIN, MEMBER.");
 
-    const key = await cli(["key", "create", "--org", "shop", "--env", "production"], env);
+    const key = await runCli(["key", "create", "--org", "shop", "--env", "production"], env);
     assert.equal(key.code, 0, key.stderr);
     const secret = /Secret \(shown once, store it now\): (sk_production_[0-9A-Za-z]{32})$/.exec(
       key.stdout,
@@ -131,10 +119,10 @@ Deno.test("[cli] organisations, users, keys, plans and backups from the command 
       await production.close();
       await accounts.close();
     }
-    const noOrg = await cli(["key", "create", "--org", "nope"], env);
+    const noOrg = await runCli(["key", "create", "--org", "nope"], env);
     assert.equal(noOrg.stderr, "Error: No organisation with slug 'nope'.");
 
-    const backup = await cli(
+    const backup = await runCli(
       ["backup", "--out", `${dataDir}/copy.db`, "--database", "accounts"],
       env,
     );

@@ -125,3 +125,29 @@ export async function demoApiKey(server: ChildServer): Promise<string> {
   }
   throw new Error("the server did not print a demo API key");
 }
+
+/** Runs a CLI command (`main.ts <args>`) to completion; returns its exit code and output. */
+export async function runCli(args: string[], env: Record<string, string> = {}) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}main.ts`, ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes).trim();
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+/** Creates an organisation and a production API key in `dataDir` through the CLI. */
+export async function productionApiKey(dataDir: string): Promise<string> {
+  const env = { DATA_DIR: dataDir, PAYSTEAD_ENV: "production" };
+  const org = await runCli(
+    ["org", "create", "--slug", "bench", "--name", "Bench", "--plan", "PRO"],
+    env,
+  );
+  if (org.code !== 0) throw new Error(org.stderr);
+  const key = await runCli(["key", "create", "--org", "bench"], env);
+  const secret = /(sk_production_[0-9A-Za-z]{32})/.exec(key.stdout)?.[1];
+  if (!secret) throw new Error(`no key in: ${key.stdout} ${key.stderr}`);
+  return secret;
+}
