@@ -5,6 +5,7 @@ import type {
   NewWebhookDelivery,
   WebhookAttemptRow,
   WebhookDeliveryRow,
+  WebhookEndpointRow,
 } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
@@ -152,17 +153,29 @@ export async function cancelPendingDeliveries(
   return Number(result.numUpdatedRows);
 }
 
-/** Endpoints that have a delivery due at `now` (a retry, a new delivery or an expired lease). */
-export async function findEndpointsWithDueDeliveries(db: Db, now: number): Promise<number[]> {
-  const rows = await db.selectFrom("webhook_endpoints as w").select("w.id")
+function endpointsWithDueDeliveries(db: Db, now: number) {
+  return db.selectFrom("webhook_endpoints as w")
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom("webhook_deliveries as d").select(sql.lit(1).as("one"))
           .whereRef("d.endpoint_id", "=", "w.id").where("d.status", "=", "PENDING")
           .where("d.next_attempt_at", "<=", now),
       )
-    ).execute();
+    );
+}
+
+/** Ids of endpoints with a delivery due at `now` (a retry, a new delivery or an expired lease). */
+export async function findEndpointsWithDueDeliveries(db: Db, now: number): Promise<number[]> {
+  const rows = await endpointsWithDueDeliveries(db, now).select("w.id").execute();
   return rows.map((row) => row.id);
+}
+
+/** The endpoints with a delivery due at `now`, whole. */
+export function findEndpointRowsWithDueDeliveries(
+  db: Db,
+  now: number,
+): Promise<WebhookEndpointRow[]> {
+  return endpointsWithDueDeliveries(db, now).selectAll("w").orderBy("w.id").execute();
 }
 
 /** An endpoint's due deliveries, longest due first, with their events' ids and payloads. */

@@ -38,10 +38,14 @@ const DEFAULTS: Required<WebhookDeliveryOptions> = {
   random: Math.random,
 };
 
-/** Events fanned out per transaction: small enough to keep each write a few milliseconds. */
-const FANOUT_BATCH = 200;
-/** How long rounds may run back to back before the event loop gets a turn. */
-const YIELD_EVERY_MS = 4;
+// NOTE: a round runs synchronously underneath (libSQL), so while it runs no API request is
+// served; these bounds keep a round to a few milliseconds however large the backlog.
+/** Events fanned out per round. */
+const FANOUT_PER_ROUND = 50;
+/** Attempt results recorded per round. */
+const RESULTS_PER_ROUND = 32;
+/** Deliveries leased per round. */
+const CLAIMS_PER_ROUND = 32;
 /** How soon failed queue work (a database error) is tried again. */
 const RETRY_AFTER_ERROR_MS = 1_000;
 
@@ -134,15 +138,10 @@ export class WebhookDispatcher {
 
   async #pump(): Promise<void> {
     try {
-      let running = performance.now();
       while (await this.#round()) {
-        // NOTE: libSQL runs statements synchronously and awaiting them never lets I/O in, so
-        // back-to-back rounds would hold API requests until a whole backlog is through. A
-        // timer turn every few milliseconds lets the event loop serve them.
-        if (performance.now() - running >= YIELD_EVERY_MS) {
-          await new Promise((resolve) => setTimeout(resolve, 0));
-          running = performance.now();
-        }
+        // NOTE: awaiting libSQL never lets I/O in, so back-to-back rounds would hold every API
+        // request until a whole backlog is through; a timer turn between rounds serves them.
+        await new Promise((resolve) => setTimeout(resolve, 0));
       }
     } catch (error) {
       this.#services.log.error("webhook queue failed", errorFields(error));
@@ -154,13 +153,14 @@ export class WebhookDispatcher {
   /** One round in one write: record finished attempts, fan out, lease what is due. */
   async #round(): Promise<boolean> {
     const { store, clock, config, log } = this.#services;
-    const reports = this.#reports;
-    this.#reports = [];
+    const reports = this.#reports.splice(0, RESULTS_PER_ROUND);
     const active = !this.#stopped;
     // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
     // write that found nothing would itself commit and start another.
     const fanOut = active && await latestEventId(store.db) > this.#fannedOutTo;
-    const slots = active ? this.#options.maxInFlight - this.#sending : 0;
+    const slots = active
+      ? Math.min(this.#options.maxInFlight - this.#sending, CLAIMS_PER_ROUND)
+      : 0;
     const claim = slots > 0 && (reports.length > 0 ||
       (await findEndpointsWithDueDeliveries(store.db, clock.now()))
         .some((endpointId) => this.#capacityOf(endpointId) > 0));
@@ -183,7 +183,11 @@ export class WebhookDispatcher {
           { now, schedule, random: this.#options.random },
         );
         const fannedOut = fanOut
-          ? await fanOutEvents(trx, { now, firstAttemptDelayMs: schedule[0], limit: FANOUT_BATCH })
+          ? await fanOutEvents(trx, {
+            now,
+            firstAttemptDelayMs: schedule[0],
+            limit: FANOUT_PER_ROUND,
+          })
           : null;
         const claimed = claim
           ? await claimDueAttempts(trx, {
@@ -215,7 +219,8 @@ export class WebhookDispatcher {
     if ((round.fannedOut?.deliveries ?? 0) > 0 && schedule[0] > 0) {
       this.#wake(round.now + schedule[0]);
     }
-    return reports.length > 0 || (round.fannedOut?.events ?? 0) > 0 || round.claimed.length > 0;
+    return reports.length > 0 || (round.fannedOut?.events ?? 0) > 0 ||
+      round.claimed.length > 0 || this.#reports.length > 0;
   }
 
   #capacityOf(endpointId: number): number {

@@ -5,13 +5,13 @@ import {
   type DueDelivery,
   extendLeases,
   findDueDeliveries,
-  findEndpointsWithDueDeliveries,
+  findEndpointRowsWithDueDeliveries,
   finishDeliveries,
   insertWebhookAttempts,
   insertWebhookDeliveries,
   leaseDeliveries,
 } from "../../db/webhook_deliveries.ts";
-import { findEnabledEndpoints, findWebhookEndpointsByIds } from "../../db/webhook_endpoints.ts";
+import { findEnabledEndpoints } from "../../db/webhook_endpoints.ts";
 import { advanceFanoutCursor, listEventsAfter, readFanoutCursor } from "../../db/webhook_fanout.ts";
 import { newId } from "../ids.ts";
 import { signingSecrets } from "./endpoints.ts";
@@ -129,13 +129,10 @@ export async function claimDueAttempts(
 ): Promise<ClaimedAttempt[]> {
   const { now } = input;
   if (input.slots <= 0) return [];
-  const dueEndpointIds = await findEndpointsWithDueDeliveries(trx, now);
-  if (dueEndpointIds.length === 0) return [];
-  const endpoints = new Map(
-    (await findWebhookEndpointsByIds(trx, dueEndpointIds)).map((row) => [row.id, row]),
-  );
-  const start = input.rotation % dueEndpointIds.length;
-  const order = [...dueEndpointIds.slice(start), ...dueEndpointIds.slice(0, start)];
+  const due = await findEndpointRowsWithDueDeliveries(trx, now);
+  if (due.length === 0) return [];
+  const start = input.rotation % due.length;
+  const order = [...due.slice(start), ...due.slice(0, start)];
   const share = Math.ceil(input.slots / order.length);
   let remaining = input.slots;
   const lease: DueDelivery[] = [];
@@ -145,8 +142,8 @@ export async function claimDueAttempts(
   const renew: AttemptClaim[] = [];
   const claimed: ClaimedAttempt[] = [];
 
-  for (const endpointId of order) {
-    const endpoint = endpoints.get(endpointId)!;
+  for (const endpoint of order) {
+    const endpointId = endpoint.id;
     const take = Math.min(input.capacityOf(endpointId), share, remaining);
     if (take <= 0) continue;
     for (const delivery of await findDueDeliveries(trx, endpointId, now, take)) {
