@@ -8,6 +8,7 @@ import { latestEventId } from "../../db/webhook_fanout.ts";
 import type { Services } from "../context.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
+import { cachedPublicHostCheck, type HostChecker } from "./address_policy.ts";
 import { claimDueAttempts, type ClaimedAttempt, fanOutEvents } from "./outbox.ts";
 import { type AttemptReport, recordAttempts } from "./outcomes.ts";
 import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "./sender.ts";
@@ -60,6 +61,7 @@ const RETRY_AFTER_ERROR_MS = 1_000;
 export class WebhookDispatcher {
   readonly #services: Services;
   readonly #options: Required<WebhookDeliveryOptions>;
+  readonly #checkHost: HostChecker | null;
   readonly #stopSignal = new AbortController();
   /** Leased attempts by delivery id, from claim until their result is committed. */
   readonly #leased = new Map<number, ClaimedAttempt>();
@@ -83,6 +85,11 @@ export class WebhookDispatcher {
   constructor(services: Services, options: WebhookDeliveryOptions = {}) {
     this.#services = services;
     this.#options = { ...DEFAULTS, ...options };
+    // NOTE: production checks where a URL points before every attempt, not only at
+    // registration: a name can be repointed at an internal address afterwards.
+    this.#checkHost = services.environment === "production"
+      ? cachedPublicHostCheck(services.resolveHost, () => services.clock.now())
+      : null;
   }
 
   /** Starts reacting to commits: a committed event is fanned out and sent right away. */
@@ -245,7 +252,7 @@ export class WebhookDispatcher {
   }
 
   async #attempt(claim: ClaimedAttempt): Promise<void> {
-    const { clock, environment, resolveHost } = this.#services;
+    const { clock } = this.#services;
     const startedAt = clock.now();
     const outcome = await sendAttempt({
       url: claim.url,
@@ -256,8 +263,7 @@ export class WebhookDispatcher {
         body: claim.payload,
         secrets: claim.secrets,
       }),
-      publicOnly: environment === "production",
-      resolveHost,
+      checkHost: this.#checkHost,
       stop: this.#stopSignal.signal,
       timeoutMs: this.#options.attemptTimeoutMs,
       now: startedAt,
