@@ -56,15 +56,20 @@ function selectDeliveries(db: Db) {
     .select(["e.public_id as event_public_id", "w.public_id as endpoint_public_id"]);
 }
 
-/** Inserts deliveries; a fan-out delivery that already exists is skipped. */
+/** Inserts deliveries; a fan-out delivery that already exists is skipped. Returns the new ones. */
 export async function insertWebhookDeliveries(
   db: Db,
   rows: readonly NewWebhookDelivery[],
-): Promise<void> {
+): Promise<Pick<WebhookDeliveryRow, "id" | "event_id" | "endpoint_id">[]> {
+  const inserted = [];
   for (const chunk of chunks(rows)) {
-    await db.insertInto("webhook_deliveries").values(chunk)
-      .onConflict((conflict) => conflict.doNothing()).execute();
+    inserted.push(
+      ...await db.insertInto("webhook_deliveries").values(chunk)
+        .onConflict((conflict) => conflict.doNothing())
+        .returning(["id", "event_id", "endpoint_id"]).execute(),
+    );
   }
+  return inserted;
 }
 
 /** Inserts one delivery. */

@@ -3,11 +3,13 @@ import type { EnvironmentSchema } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
 
-/** What fan-out needs of an event: who it belongs to and its type. */
+/** What fan-out needs of an event: who it belongs to, its type, and what to send. */
 export interface OutboxEvent {
   id: number;
+  public_id: string;
   org_id: number;
   type: string;
+  payload: string;
 }
 
 /** The id of the newest event (0 when there is none); an index lookup. */
@@ -32,6 +34,7 @@ export async function advanceFanoutCursor(db: Db, lastEventId: number): Promise<
 
 /** Events after `afterId` in id order (which is commit order: SQLite has one writer). */
 export function listEventsAfter(db: Db, afterId: number, limit: number): Promise<OutboxEvent[]> {
-  return db.selectFrom("events").select(["id", "org_id", "type"]).where("id", ">", afterId)
+  return db.selectFrom("events").select(["id", "public_id", "org_id", "type", "payload"])
+    .where("id", ">", afterId)
     .orderBy("id").limit(limit).execute();
 }

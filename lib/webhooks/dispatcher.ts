@@ -9,7 +9,12 @@ import type { Services } from "../context.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import { cachedPublicHostCheck, type HostChecker } from "./address_policy.ts";
-import { claimDueAttempts, type ClaimedAttempt, fanOutEvents } from "./outbox.ts";
+import {
+  type AttemptBudget,
+  claimDueAttempts,
+  type ClaimedAttempt,
+  fanOutEvents,
+} from "./outbox.ts";
 import { type AttemptReport, recordAttempts } from "./outcomes.ts";
 import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "./sender.ts";
 import { webhookHeaders } from "./signing.ts";
@@ -41,11 +46,9 @@ const DEFAULTS: Required<WebhookDeliveryOptions> = {
 
 // NOTE: a round runs synchronously underneath (libSQL), so while it runs no API request is
 // served; these bounds keep a round to a few milliseconds however large the backlog.
-/** Events fanned out per round. */
-const FANOUT_PER_ROUND = 50;
 /** Attempt results recorded per round. */
 const RESULTS_PER_ROUND = 32;
-/** Deliveries leased per round. */
+/** Attempts started per round, and so events fanned out per round. */
 const CLAIMS_PER_ROUND = 32;
 /** How soon failed queue work (a database error) is tried again. */
 const RETRY_AFTER_ERROR_MS = 1_000;
@@ -157,23 +160,26 @@ export class WebhookDispatcher {
     }
   }
 
-  /** One round in one write: record finished attempts, fan out, lease what is due. */
+  /**
+   * One round in one write: record finished attempts, lease due deliveries (older work first),
+   * then fan out new events into the room left.
+   */
   async #round(): Promise<boolean> {
     const { store, clock, config, log } = this.#services;
     const reports = this.#reports.splice(0, RESULTS_PER_ROUND);
-    const active = !this.#stopped;
+    const slots = this.#stopped
+      ? 0
+      : Math.min(this.#options.maxInFlight - this.#sending, CLAIMS_PER_ROUND);
     // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
     // write that found nothing would itself commit and start another.
-    const fanOut = active && await latestEventId(store.db) > this.#fannedOutTo;
-    const slots = active
-      ? Math.min(this.#options.maxInFlight - this.#sending, CLAIMS_PER_ROUND)
-      : 0;
+    const fanOut = slots > 0 && await latestEventId(store.db) > this.#fannedOutTo;
     const claim = slots > 0 && (reports.length > 0 ||
       (await findEndpointsWithDueDeliveries(store.db, clock.now()))
         .some((endpointId) => this.#capacityOf(endpointId) > 0));
     if (reports.length === 0 && !fanOut && !claim) return false;
 
     const schedule = config.webhookRetryScheduleMs;
+    const leaseMs = this.#options.leaseMs;
     let round;
     try {
       round = await store.write(async (trx) => {
@@ -189,30 +195,32 @@ export class WebhookDispatcher {
           reports.filter((report) => report.outcome.kind !== "aborted"),
           { now, schedule, random: this.#options.random },
         );
-        const fannedOut = fanOut
-          ? await fanOutEvents(trx, {
-            now,
-            firstAttemptDelayMs: schedule[0],
-            limit: FANOUT_PER_ROUND,
-          })
-          : null;
+        const budget = this.#budget(slots);
         const claimed = claim
           ? await claimDueAttempts(trx, {
             now,
-            leaseMs: this.#options.leaseMs,
-            slots,
-            capacityOf: (endpointId) => this.#capacityOf(endpointId),
+            leaseMs,
+            budget,
             runningAttemptOf: (deliveryId) => this.#leased.get(deliveryId)?.attempt,
             maxAttempts: schedule.length,
             rotation: this.#rotation++,
           })
           : [];
-        return { recorded, fannedOut, claimed, now };
+        const fannedOut = fanOut && budget.remaining() > 0
+          ? await fanOutEvents(trx, {
+            now,
+            firstAttemptDelayMs: schedule[0],
+            limit: budget.remaining(),
+            leaseMs,
+            budget,
+          })
+          : null;
+        return { recorded, claimed, fannedOut, now };
       });
     } catch (error) {
       // Try again next round, unless stopping: then the leases simply run out.
-      if (active) this.#reports.unshift(...reports);
-      else for (const report of reports) this.#unlease(report.claim);
+      if (this.#stopped) { for (const report of reports) this.#unlease(report.claim); }
+      else this.#reports.unshift(...reports);
       throw error;
     }
     for (const report of reports) this.#unlease(report.claim);
@@ -220,14 +228,30 @@ export class WebhookDispatcher {
     if (round.recorded.stale > 0) {
       log.info("late webhook attempt results", { count: round.recorded.stale });
     }
+    const started = [...round.claimed, ...round.fannedOut?.claimed ?? []];
+    for (const attempt of started) this.#launch(attempt);
     if (round.fannedOut) this.#fannedOutTo = round.fannedOut.lastEventId;
-    for (const attempt of round.claimed) this.#launch(attempt);
     if (round.recorded.nextRetryAt !== null) this.#wake(round.recorded.nextRetryAt);
     if ((round.fannedOut?.deliveries ?? 0) > 0 && schedule[0] > 0) {
       this.#wake(round.now + schedule[0]);
     }
-    return reports.length > 0 || (round.fannedOut?.events ?? 0) > 0 ||
-      round.claimed.length > 0 || this.#reports.length > 0;
+    return reports.length > 0 || started.length > 0 || (round.fannedOut?.events ?? 0) > 0 ||
+      this.#reports.length > 0;
+  }
+
+  /** The attempts one round may start: within both limits, less what the round already took. */
+  #budget(slots: number): AttemptBudget {
+    let remaining = slots;
+    const taken = new Map<number, number>();
+    return {
+      remaining: () => remaining,
+      capacityOf: (endpointId) =>
+        Math.min(remaining, this.#capacityOf(endpointId) - (taken.get(endpointId) ?? 0)),
+      take: (endpointId) => {
+        remaining--;
+        taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
+      },
+    };
   }
 
   #capacityOf(endpointId: number): number {
