@@ -46,6 +46,8 @@ const DEFAULTS: Required<WebhookDeliveryOptions> = {
 
 // NOTE: a round runs synchronously underneath (libSQL), so while it runs no API request is
 // served; these bounds keep a round to a few milliseconds however large the backlog.
+/** How long the event loop is left to other work after a round, per millisecond of round. */
+const IDLE_PER_BUSY = 1;
 /** Attempt results recorded per round. */
 const RESULTS_PER_ROUND = 32;
 /** Attempts started per round, and so events fanned out per round. */
@@ -80,6 +82,8 @@ export class WebhookDispatcher {
   #pumpAgain = false;
   /** The fan-out cursor as last seen; -1 before the first look. */
   #fannedOutTo = -1;
+  /** The last fan-out stopped at its limit: more events are waiting. */
+  #eventsWaiting = false;
   #rotation = 0;
   #leaseTimer: ReturnType<typeof setInterval> | null = null;
   #unsubscribe: (() => void) | null = null;
@@ -148,10 +152,15 @@ export class WebhookDispatcher {
 
   async #pump(): Promise<void> {
     try {
-      while (await this.#round()) {
+      for (;;) {
+        const started = performance.now();
+        if (!await this.#round()) break;
         // NOTE: awaiting libSQL never lets I/O in, so back-to-back rounds would hold every API
-        // request until a whole backlog is through; a timer turn between rounds serves them.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        // request until a whole backlog is through. After each round the event loop is left
+        // free at least as long as the round took: delivery takes at most about half of the
+        // thread, and an API request waits for at most one (bounded) round.
+        const busy = performance.now() - started;
+        await new Promise((resolve) => setTimeout(resolve, busy * IDLE_PER_BUSY));
       }
     } catch (error) {
       this.#services.log.error("webhook queue failed", errorFields(error));
@@ -172,7 +181,8 @@ export class WebhookDispatcher {
       : Math.min(this.#options.maxInFlight - this.#sending, CLAIMS_PER_ROUND);
     // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
     // write that found nothing would itself commit and start another.
-    const fanOut = slots > 0 && await latestEventId(store.db) > this.#fannedOutTo;
+    const fanOut = slots > 0 &&
+      (this.#eventsWaiting || await latestEventId(store.db) > this.#fannedOutTo);
     const claim = slots > 0 && (reports.length > 0 ||
       (await findEndpointsWithDueDeliveries(store.db, clock.now()))
         .some((endpointId) => this.#capacityOf(endpointId) > 0));
@@ -230,7 +240,11 @@ export class WebhookDispatcher {
     }
     const started = [...round.claimed, ...round.fannedOut?.claimed ?? []];
     for (const attempt of started) this.#launch(attempt);
-    if (round.fannedOut) this.#fannedOutTo = round.fannedOut.lastEventId;
+    if (round.fannedOut) {
+      this.#fannedOutTo = round.fannedOut.lastEventId;
+      // A full batch means more events are waiting; a short one means none were.
+      this.#eventsWaiting = round.fannedOut.events === round.fannedOut.limit;
+    }
     if (round.recorded.nextRetryAt !== null) this.#wake(round.recorded.nextRetryAt);
     if ((round.fannedOut?.deliveries ?? 0) > 0 && schedule[0] > 0) {
       this.#wake(round.now + schedule[0]);

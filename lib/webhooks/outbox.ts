@@ -47,6 +47,8 @@ export interface FanOutResult {
   /** The cursor after the batch: every event up to this id has its deliveries. */
   lastEventId: number;
   events: number;
+  /** The most events this fan-out could take. */
+  limit: number;
   deliveries: number;
   /** Deliveries leased as they were made, for an attempt right away. */
   claimed: ClaimedAttempt[];
@@ -76,7 +78,9 @@ export async function fanOutEvents(
   const { now, budget } = input;
   const cursor = await readFanoutCursor(trx);
   const events = await listEventsAfter(trx, cursor, input.limit);
-  if (events.length === 0) return { lastEventId: cursor, events: 0, deliveries: 0, claimed: [] };
+  if (events.length === 0) {
+    return { lastEventId: cursor, events: 0, limit: input.limit, deliveries: 0, claimed: [] };
+  }
   const endpoints = await findEnabledEndpoints(trx, [...new Set(events.map((e) => e.org_id))]);
   const byOrg = Map.groupBy(
     endpoints.map((endpoint) => ({ ...endpoint, patterns: JSON.parse(endpoint.event_types) })),
@@ -127,7 +131,13 @@ export async function fanOutEvents(
   }
   const lastEventId = events[events.length - 1].id;
   await advanceFanoutCursor(trx, lastEventId);
-  return { lastEventId, events: events.length, deliveries: rows.length, claimed };
+  return {
+    lastEventId,
+    events: events.length,
+    limit: input.limit,
+    deliveries: rows.length,
+    claimed,
+  };
 }
 
 /** What a claim needs to know about the claiming process. */
