@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { EnvironmentSchema } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
@@ -17,6 +17,22 @@ export async function latestEventId(db: Db): Promise<number> {
   const row = await db.selectFrom("events").select("id").orderBy("id", "desc").limit(1)
     .executeTakeFirst();
   return row?.id ?? 0;
+}
+
+/**
+ * Where the outbox stands: the newest event id, and the floor: the smallest `events_after_id`
+ * of the enabled endpoints (null when there is none). No endpoint, present or future, receives
+ * an event at or below the floor, so those need no fan-out.
+ */
+export async function readOutboxPosition(
+  db: Db,
+): Promise<{ latest: number; floor: number | null }> {
+  const result = await sql<{ latest: number | null; floor: number | null }>`
+    SELECT (SELECT MAX(id) FROM events) AS latest,
+      (SELECT MIN(events_after_id) FROM webhook_endpoints
+        WHERE enabled = 1 AND deleted_at IS NULL) AS floor`.execute(db);
+  const row = result.rows[0];
+  return { latest: row?.latest ?? 0, floor: row?.floor ?? null };
 }
 
 /** The id of the last event already fanned out into deliveries. */

@@ -127,6 +127,33 @@ Deno.test("[webhooks] resend sends again with the same webhook-id, or brings a r
   }
 });
 
+Deno.test("[webhooks] events no endpoint can receive cost no write and are passed over at once", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    const cursor = async () =>
+      (await t.store.db.selectFrom("webhook_fanout_cursor").select("last_event_id")
+        .executeTakeFirstOrThrow()).last_event_id;
+    await newPaymentEvents(t, 20);
+    await t.webhooks.idle();
+    assert.equal(await cursor(), 0, "no fan-out write while no endpoint exists");
+
+    await createTestEndpoint(t, { url: receiver.url });
+    const offer = await createTestOffer(t);
+    await createTestPayment(t, offer.qrId);
+    await t.webhooks.idle();
+    const latest = await t.store.db.selectFrom("events").select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirstOrThrow();
+    assert.equal(await cursor(), latest.id);
+    assert.equal(receiver.received.length, 1);
+    const deliveries = await t.store.db.selectFrom("webhook_deliveries").selectAll().execute();
+    assert.equal(deliveries.length, 1);
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
 Deno.test("[webhooks] an event's deliveries paginate newest first", async () => {
   const receiver = startReceiver();
   const t = await makeTestApp();

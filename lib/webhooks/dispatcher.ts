@@ -4,7 +4,7 @@ import {
   nextDeliveryDueAt,
   releaseLeases,
 } from "../../db/webhook_deliveries.ts";
-import { latestEventId } from "../../db/webhook_fanout.ts";
+import { readOutboxPosition } from "../../db/webhook_fanout.ts";
 import type { Services } from "../context.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
@@ -48,6 +48,8 @@ const DEFAULTS: Required<WebhookDeliveryOptions> = {
 // served; these bounds keep a round to a few milliseconds however large the backlog.
 /** How long the event loop is left to other work after a round, per millisecond of round. */
 const IDLE_PER_BUSY = 1;
+/** How often a queue busy recording results looks for due deliveries it was not told of. */
+const DUE_CHECK_EVERY_MS = 100;
 /** Attempt results recorded per round. */
 const RESULTS_PER_ROUND = 32;
 /** Attempts started per round, and so events fanned out per round. */
@@ -84,6 +86,10 @@ export class WebhookDispatcher {
   #fannedOutTo = -1;
   /** The last fan-out stopped at its limit: more events are waiting. */
   #eventsWaiting = false;
+  /** Something is known to be due: look in the next round. */
+  #dueHint = true;
+  /** When (performance.now) a busy queue next looks for due deliveries. */
+  #dueCheckAt = 0;
   #rotation = 0;
   #leaseTimer: ReturnType<typeof setInterval> | null = null;
   #unsubscribe: (() => void) | null = null;
@@ -122,6 +128,7 @@ export class WebhookDispatcher {
 
   /** Runs rounds until there is nothing to do; returns when the next pending delivery is due. */
   async sweep(): Promise<number | null> {
+    this.#dueHint = true;
     this.kick();
     await this.#pumping;
     const now = this.#services.clock.now();
@@ -181,12 +188,29 @@ export class WebhookDispatcher {
       : Math.min(this.#options.maxInFlight - this.#sending, CLAIMS_PER_ROUND);
     // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
     // write that found nothing would itself commit and start another.
-    const fanOut = slots > 0 &&
-      (this.#eventsWaiting || await latestEventId(store.db) > this.#fannedOutTo);
-    const claim = slots > 0 && (reports.length > 0 ||
-      (await findEndpointsWithDueDeliveries(store.db, clock.now()))
-        .some((endpointId) => this.#capacityOf(endpointId) > 0));
+    let fanOut = false;
+    let claim = false;
+    if (slots > 0) {
+      if (this.#eventsWaiting) {
+        fanOut = true;
+      } else {
+        const { latest, floor } = await readOutboxPosition(store.db);
+        fanOut = latest > Math.max(this.#fannedOutTo, floor ?? latest);
+      }
+      if (reports.length > 0) {
+        // The write happens anyway; looking for due deliveries in it costs a query, so a busy
+        // queue does it every so often, and at once when something is known to be due.
+        claim = this.#dueHint || performance.now() >= this.#dueCheckAt;
+      } else {
+        claim = (await findEndpointsWithDueDeliveries(store.db, clock.now()))
+          .some((endpointId) => this.#capacityOf(endpointId) > 0);
+      }
+    }
     if (reports.length === 0 && !fanOut && !claim) return false;
+    if (claim) {
+      this.#dueHint = false;
+      this.#dueCheckAt = performance.now() + DUE_CHECK_EVERY_MS;
+    }
 
     const schedule = config.webhookRetryScheduleMs;
     const leaseMs = this.#options.leaseMs;
@@ -239,6 +263,16 @@ export class WebhookDispatcher {
       log.info("late webhook attempt results", { count: round.recorded.stale });
     }
     const started = [...round.claimed, ...round.fannedOut?.claimed ?? []];
+    // More may be due: the claim used the whole budget, fan-out left deliveries waiting for
+    // room, or a retry is due at once.
+    if (
+      round.claimed.length >= slots ||
+      (schedule[0] === 0 && round.fannedOut !== null &&
+        round.fannedOut.deliveries > round.fannedOut.claimed.length) ||
+      (round.recorded.nextRetryAt !== null && round.recorded.nextRetryAt <= round.now)
+    ) {
+      this.#dueHint = true;
+    }
     for (const attempt of started) this.#launch(attempt);
     if (round.fannedOut) {
       this.#fannedOutTo = round.fannedOut.lastEventId;

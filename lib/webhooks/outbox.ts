@@ -12,7 +12,12 @@ import {
   leaseDeliveries,
 } from "../../db/webhook_deliveries.ts";
 import { findEnabledEndpoints } from "../../db/webhook_endpoints.ts";
-import { advanceFanoutCursor, listEventsAfter, readFanoutCursor } from "../../db/webhook_fanout.ts";
+import {
+  advanceFanoutCursor,
+  listEventsAfter,
+  readFanoutCursor,
+  readOutboxPosition,
+} from "../../db/webhook_fanout.ts";
 import { newId } from "../ids.ts";
 import { signingSecrets } from "./endpoints.ts";
 import type { DeliveryTrigger } from "./schemas.ts";
@@ -77,9 +82,13 @@ export async function fanOutEvents(
 ): Promise<FanOutResult> {
   const { now, budget } = input;
   const cursor = await readFanoutCursor(trx);
-  const events = await listEventsAfter(trx, cursor, input.limit);
+  const { latest, floor } = await readOutboxPosition(trx);
+  // Events no endpoint can receive are passed over in one step, not fanned out batch by batch.
+  const from = Math.max(cursor, floor ?? latest);
+  const events = await listEventsAfter(trx, from, input.limit);
   if (events.length === 0) {
-    return { lastEventId: cursor, events: 0, limit: input.limit, deliveries: 0, claimed: [] };
+    if (from > cursor) await advanceFanoutCursor(trx, from);
+    return { lastEventId: from, events: 0, limit: input.limit, deliveries: 0, claimed: [] };
   }
   const endpoints = await findEnabledEndpoints(trx, [...new Set(events.map((e) => e.org_id))]);
   const byOrg = Map.groupBy(
