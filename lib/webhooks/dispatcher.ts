@@ -44,16 +44,17 @@ const DEFAULTS: Required<WebhookDeliveryOptions> = {
   random: Math.random,
 };
 
+/** How long after an API request delivery keeps deferring to the API. */
+const API_ACTIVE_MS = 200;
 // NOTE: a round runs synchronously underneath (libSQL), so while it runs no API request is
-// served; these bounds keep a round to a few milliseconds however large the backlog.
-/** How long the event loop is left to other work after a round, per millisecond of round. */
-const IDLE_PER_BUSY = 1;
+// served: while the API is being called, rounds are small; otherwise larger ones cost fewer
+// commits per delivery.
+/** Attempt results recorded, and attempts started, per round while the API is being called. */
+const ROUND_SIZE_API_ACTIVE = 32;
+/** The same when the API is quiet. */
+const ROUND_SIZE_API_QUIET = 64;
 /** How often a queue busy recording results looks for due deliveries it was not told of. */
 const DUE_CHECK_EVERY_MS = 100;
-/** Attempt results recorded per round. */
-const RESULTS_PER_ROUND = 32;
-/** Attempts started per round, and so events fanned out per round. */
-const CLAIMS_PER_ROUND = 32;
 /** How soon failed queue work (a database error) is tried again. */
 const RETRY_AFTER_ERROR_MS = 1_000;
 
@@ -90,6 +91,8 @@ export class WebhookDispatcher {
   #dueHint = true;
   /** When (performance.now) a busy queue next looks for due deliveries. */
   #dueCheckAt = 0;
+  /** When (performance.now) the API last started serving a request. */
+  #lastRequestAt = -Infinity;
   #rotation = 0;
   #leaseTimer: ReturnType<typeof setInterval> | null = null;
   #unsubscribe: (() => void) | null = null;
@@ -103,6 +106,11 @@ export class WebhookDispatcher {
     this.#checkHost = services.environment === "production"
       ? cachedPublicHostCheck(services.resolveHost, () => services.clock.now())
       : null;
+  }
+
+  /** Notes that the API is serving a request: delivery then yields half the thread to it. */
+  noteRequest(): void {
+    this.#lastRequestAt = performance.now();
   }
 
   /** Starts reacting to commits: a committed event is fanned out and sent right away. */
@@ -163,11 +171,11 @@ export class WebhookDispatcher {
         const started = performance.now();
         if (!await this.#round()) break;
         // NOTE: awaiting libSQL never lets I/O in, so back-to-back rounds would hold every API
-        // request until a whole backlog is through. After each round the event loop is left
-        // free at least as long as the round took: delivery takes at most about half of the
-        // thread, and an API request waits for at most one (bounded) round.
+        // request until a whole backlog is through. Each round ends with a timer turn, and while
+        // the API is being called the loop is then left free as long as the round took:
+        // delivery takes about half the thread, and a request waits for at most one round.
         const busy = performance.now() - started;
-        await new Promise((resolve) => setTimeout(resolve, busy * IDLE_PER_BUSY));
+        await new Promise((resolve) => setTimeout(resolve, this.#apiActive() ? busy : 0));
       }
     } catch (error) {
       this.#services.log.error("webhook queue failed", errorFields(error));
@@ -182,10 +190,9 @@ export class WebhookDispatcher {
    */
   async #round(): Promise<boolean> {
     const { store, clock, config, log } = this.#services;
-    const reports = this.#reports.splice(0, RESULTS_PER_ROUND);
-    const slots = this.#stopped
-      ? 0
-      : Math.min(this.#options.maxInFlight - this.#sending, CLAIMS_PER_ROUND);
+    const size = this.#apiActive() ? ROUND_SIZE_API_ACTIVE : ROUND_SIZE_API_QUIET;
+    const reports = this.#reports.splice(0, size);
+    const slots = this.#stopped ? 0 : Math.min(this.#options.maxInFlight - this.#sending, size);
     // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
     // write that found nothing would itself commit and start another.
     let fanOut = false;
@@ -300,6 +307,10 @@ export class WebhookDispatcher {
         taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
       },
     };
+  }
+
+  #apiActive(): boolean {
+    return performance.now() - this.#lastRequestAt < API_ACTIVE_MS;
   }
 
   #capacityOf(endpointId: number): number {
