@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { WebhookDispatcher } from "../lib/webhooks/dispatcher.ts";
+import { webhookDeliveryJob, WebhookDispatcher } from "../lib/webhooks/dispatcher.ts";
 import { fanOutEvents } from "../lib/webhooks/outbox.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 import {
@@ -148,6 +148,38 @@ Deno.test("[webhooks] events no endpoint can receive cost no write and are passe
     assert.equal(receiver.received.length, 1);
     const deliveries = await t.store.db.selectFrom("webhook_deliveries").selectAll().execute();
     assert.equal(deliveries.length, 1);
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
+Deno.test("[webhooks] the scheduled job never waits for the queue's work", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    await createTestEndpoint(t, { url: receiver.url });
+    await t.webhooks.stop();
+    const [eventId] = await newPaymentEvents(t, 1);
+    const queue = new WebhookDispatcher(t.services);
+    // A long write holds the writer, so the queue's round is stuck inside its own write.
+    let release!: () => void;
+    const held = t.store.write(() => new Promise<void>((resolve) => (release = resolve)));
+    queue.kick();
+    try {
+      // The scheduler runs one job at a time: payment deadlines must not wait behind webhooks.
+      const outcome = await Promise.race([
+        webhookDeliveryJob(queue).run(t.clock.now()).then(() => "returned"),
+        new Promise((resolve) => setTimeout(() => resolve("waited"), 500)),
+      ]);
+      assert.equal(outcome, "returned");
+    } finally {
+      release();
+      await held;
+    }
+    await queue.idle();
+    assert.deepEqual(receiver.received.map((r) => r.headers.get("webhook-id")), [eventId]);
+    await queue.stop();
   } finally {
     await t.close();
     await receiver.close();

@@ -134,11 +134,14 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Runs rounds until there is nothing to do; returns when the next pending delivery is due. */
+  /**
+   * Starts a round that also looks for due deliveries; returns when the next pending delivery
+   * is due. It does not wait for the queue to drain: the scheduler runs one job at a time, and
+   * payment deadlines must not wait behind a webhook backlog.
+   */
   async sweep(): Promise<number | null> {
     this.#dueHint = true;
     this.kick();
-    await this.#pumping;
     const now = this.#services.clock.now();
     const next = await nextDeliveryDueAt(this.#services.store.db);
     return next !== null && next > now ? next : null;
@@ -259,9 +262,12 @@ export class WebhookDispatcher {
         return { recorded, claimed, fannedOut, now };
       });
     } catch (error) {
-      // Try again next round, unless stopping: then the leases simply run out.
-      if (this.#stopped) { for (const report of reports) this.#unlease(report.claim); }
-      else this.#reports.unshift(...reports);
+      if (this.#stopped) {
+        // Their leases run out, and another process (or the next start) retries them.
+        for (const report of reports) this.#unlease(report.claim);
+      } else {
+        this.#reports.unshift(...reports);
+      }
       throw error;
     }
     for (const report of reports) this.#unlease(report.claim);
