@@ -348,12 +348,16 @@ export async function releaseLeases(
   }
 }
 
-/** When the earliest pending delivery is due (or its lease ends), or null if none is pending. */
-export async function nextDeliveryDueAt(db: Db): Promise<number | null> {
-  // One index seek per endpoint on the (endpoint_id, next_attempt_at) index of pending rows.
+/**
+ * When the earliest pending delivery falls due after `after` (a retry, or the end of a lease), or
+ * null if none will.
+ */
+export async function nextDeliveryDueAfter(db: Db, after: number): Promise<number | null> {
+  // One index range seek per endpoint on the (endpoint_id, next_attempt_at) index of pending rows.
   const result = await sql<{ at: number | null }>`
     SELECT MIN((SELECT MIN(d.next_attempt_at) FROM webhook_deliveries AS d
-      WHERE d.endpoint_id = w.id AND d.status = 'PENDING')) AS at
+      WHERE d.endpoint_id = w.id AND d.status = 'PENDING' AND d.next_attempt_at > ${after}))
+      AS at
     FROM webhook_endpoints AS w`.execute(db);
   return result.rows[0]?.at ?? null;
 }

@@ -329,6 +329,38 @@ Deno.test("[webhooks] an attempt whose process died is recorded as lost and made
   }
 });
 
+Deno.test("[webhooks] a sweep schedules the next run for leases that end later", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    await createTestEndpoint(t, { url: receiver.url });
+    await t.webhooks.stop();
+    await newPaymentEvents(t, 2);
+    // As a process that died would leave it: one delivery leased, one due now.
+    let room = 1;
+    await t.store.write((trx) =>
+      fanOutEvents(trx, {
+        now: t.clock.now(),
+        firstAttemptDelayMs: 0,
+        limit: 100,
+        leaseMs: 10_000,
+        budget: { remaining: () => 2, capacityOf: () => room, take: () => room-- },
+      })
+    );
+    const queue = new WebhookDispatcher(t.services);
+    try {
+      assert.equal(await webhookDeliveryJob(queue).run(t.clock.now()), t.clock.now() + 10_000);
+      await queue.idle();
+      assert.equal(receiver.received.length, 1, "the one due now");
+    } finally {
+      await queue.stop();
+    }
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
 Deno.test("[webhooks] stopping gives back the leases of attempts in flight", async () => {
   let release!: () => void;
   const hung = new Promise<void>((resolve) => (release = resolve));

@@ -1,7 +1,7 @@
 import {
   extendLeases,
   findEndpointsWithDueDeliveries,
-  nextDeliveryDueAt,
+  nextDeliveryDueAfter,
   releaseLeases,
 } from "../../db/webhook_deliveries.ts";
 import { readOutboxPosition } from "../../db/webhook_fanout.ts";
@@ -22,7 +22,7 @@ import { webhookHeaders } from "./signing.ts";
 /** The scheduled job that sends due retries and recovers attempts whose process died. */
 export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
 
-/** Tuning of the delivery queue; tests shorten the timeout, the benchmark may widen limits. */
+/** Tuning of the delivery queue (tests shorten the attempt timeout and pin the jitter). */
 export interface WebhookDeliveryOptions {
   /** Attempts in flight at once, over all endpoints. */
   maxInFlight?: number;
@@ -59,12 +59,12 @@ const DUE_CHECK_EVERY_MS = 100;
 const RETRY_AFTER_ERROR_MS = 1_000;
 
 /**
- * The in-process delivery queue. One loop does every database change of delivery: each round is
- * one short write that records the attempts finished since the last round, fans new events out
- * into deliveries and leases the deliveries now due, so however many attempts finish together,
- * they cost one commit. A round runs after every commit (a new event), whenever an attempt
- * finishes, and from the scheduled job, which covers what no commit announces: retries coming
- * due, leases of a dead process running out, events written by another process.
+ * The in-process delivery queue. Every database change of delivery happens in rounds: one short
+ * write that records the attempts finished since the last round, leases the deliveries now due
+ * and fans new events out into the room left, so however many attempts finish together, they
+ * cost one commit. A round runs after every commit (a new event), whenever an attempt finishes,
+ * and from the scheduled job, which covers what no commit announces: retries coming due, leases
+ * of a dead process running out, events written by another process.
  */
 export class WebhookDispatcher {
   readonly #services: Services;
@@ -142,9 +142,9 @@ export class WebhookDispatcher {
   async sweep(): Promise<number | null> {
     this.#dueHint = true;
     this.kick();
-    const now = this.#services.clock.now();
-    const next = await nextDeliveryDueAt(this.#services.store.db);
-    return next !== null && next > now ? next : null;
+    // What is due now is this round's; the job's next run is for what falls due later (a
+    // retry, or the lease of a process that died).
+    return await nextDeliveryDueAfter(this.#services.store.db, this.#services.clock.now());
   }
 
   /** Resolves when nothing is being claimed, sent or recorded (tests, benchmarks, shutdown). */
