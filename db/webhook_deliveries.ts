@@ -5,6 +5,7 @@ import type {
   NewWebhookDelivery,
   WebhookAttemptRow,
   WebhookDeliveryRow,
+  WebhookEndpointRow,
 } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
@@ -55,15 +56,20 @@ function selectDeliveries(db: Db) {
     .select(["e.public_id as event_public_id", "w.public_id as endpoint_public_id"]);
 }
 
-/** Inserts deliveries; a fan-out delivery that already exists is skipped. */
+/** Inserts deliveries; a fan-out delivery that already exists is skipped. Returns the new ones. */
 export async function insertWebhookDeliveries(
   db: Db,
   rows: readonly NewWebhookDelivery[],
-): Promise<void> {
+): Promise<Pick<WebhookDeliveryRow, "id" | "event_id" | "endpoint_id">[]> {
+  const inserted = [];
   for (const chunk of chunks(rows)) {
-    await db.insertInto("webhook_deliveries").values(chunk)
-      .onConflict((conflict) => conflict.doNothing()).execute();
+    inserted.push(
+      ...await db.insertInto("webhook_deliveries").values(chunk)
+        .onConflict((conflict) => conflict.doNothing())
+        .returning(["id", "event_id", "endpoint_id"]).execute(),
+    );
   }
+  return inserted;
 }
 
 /** Inserts one delivery. */
@@ -152,17 +158,29 @@ export async function cancelPendingDeliveries(
   return Number(result.numUpdatedRows);
 }
 
-/** Endpoints that have a delivery due at `now` (a retry, a new delivery or an expired lease). */
-export async function findEndpointsWithDueDeliveries(db: Db, now: number): Promise<number[]> {
-  const rows = await db.selectFrom("webhook_endpoints as w").select("w.id")
+function endpointsWithDueDeliveries(db: Db, now: number) {
+  return db.selectFrom("webhook_endpoints as w")
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom("webhook_deliveries as d").select(sql.lit(1).as("one"))
           .whereRef("d.endpoint_id", "=", "w.id").where("d.status", "=", "PENDING")
           .where("d.next_attempt_at", "<=", now),
       )
-    ).execute();
+    );
+}
+
+/** Ids of endpoints with a delivery due at `now` (a retry, a new delivery or an expired lease). */
+export async function findEndpointsWithDueDeliveries(db: Db, now: number): Promise<number[]> {
+  const rows = await endpointsWithDueDeliveries(db, now).select("w.id").execute();
   return rows.map((row) => row.id);
+}
+
+/** The endpoints with a delivery due at `now`, whole. */
+export function findEndpointRowsWithDueDeliveries(
+  db: Db,
+  now: number,
+): Promise<WebhookEndpointRow[]> {
+  return endpointsWithDueDeliveries(db, now).selectAll("w").orderBy("w.id").execute();
 }
 
 /** An endpoint's due deliveries, longest due first, with their events' ids and payloads. */
@@ -330,12 +348,16 @@ export async function releaseLeases(
   }
 }
 
-/** When the earliest pending delivery is due (or its lease ends), or null if none is pending. */
-export async function nextDeliveryDueAt(db: Db): Promise<number | null> {
-  // One index seek per endpoint on the (endpoint_id, next_attempt_at) index of pending rows.
+/**
+ * When the earliest pending delivery falls due after `after` (a retry, or the end of a lease), or
+ * null if none will.
+ */
+export async function nextDeliveryDueAfter(db: Db, after: number): Promise<number | null> {
+  // One index range seek per endpoint on the (endpoint_id, next_attempt_at) index of pending rows.
   const result = await sql<{ at: number | null }>`
     SELECT MIN((SELECT MIN(d.next_attempt_at) FROM webhook_deliveries AS d
-      WHERE d.endpoint_id = w.id AND d.status = 'PENDING')) AS at
+      WHERE d.endpoint_id = w.id AND d.status = 'PENDING' AND d.next_attempt_at > ${after}))
+      AS at
     FROM webhook_endpoints AS w`.execute(db);
   return result.rows[0]?.at ?? null;
 }

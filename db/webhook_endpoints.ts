@@ -60,15 +60,6 @@ export function updateWebhookEndpoint(
     .executeTakeFirst();
 }
 
-/** Endpoints by internal id, deleted ones included. */
-export function findWebhookEndpointsByIds(
-  db: Db,
-  ids: readonly number[],
-): Promise<WebhookEndpointRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("webhook_endpoints").selectAll().where("id", "in", ids).execute();
-}
-
 /** What recording attempt results needs to know of an endpoint's health. */
 export type EndpointHealth = Pick<
   WebhookEndpointRow,

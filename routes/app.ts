@@ -95,6 +95,10 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();
   const app = new Hono<AppEnv>();
+  app.use("*", async (_c, next) => {
+    webhooks.noteRequest();
+    await next();
+  });
   app.use("*", requestId);
   app.use("*", requestLog(log));
   const drain = new RequestDrain();

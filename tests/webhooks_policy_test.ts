@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isPublicAddress } from "../lib/webhooks/address_policy.ts";
+import { cachedPublicHostCheck, isPublicAddress } from "../lib/webhooks/address_policy.ts";
 import { nextAttemptAt, parseRetryAfter } from "../lib/webhooks/retry.ts";
 import { sign, webhookHeaders } from "../lib/webhooks/signing.ts";
 import { isSubscriptionPattern, subscribes } from "../lib/webhooks/subscriptions.ts";
@@ -56,6 +56,31 @@ Deno.test("[webhooks] only public unicast addresses count as public", () => {
     "2002:0808:0808::1",
   ];
   for (const address of publicAddresses) assert.equal(isPublicAddress(address), true, address);
+});
+
+Deno.test("[webhooks] a host found public is trusted for 30 s; a refusal is asked again", async () => {
+  let now = 0;
+  let answer = ["93.184.216.34"];
+  const lookups: string[] = [];
+  const check = cachedPublicHostCheck((host) => {
+    lookups.push(host);
+    return Promise.resolve(answer);
+  }, () => now);
+  const url = new URL("https://hooks.example/x");
+  const signal = new AbortController().signal;
+  assert.equal((await check(url, signal)).ok, true);
+  answer = ["10.0.0.1"];
+  now = 29_999;
+  assert.equal((await check(url, signal)).ok, true, "still trusted");
+  assert.equal(lookups.length, 1);
+  now = 30_000;
+  assert.deepEqual(await check(url, signal), {
+    ok: false,
+    code: "address_not_allowed",
+    message: "hooks.example resolves to 10.0.0.1, which is not a public address.",
+  });
+  assert.equal((await check(url, signal)).ok, false);
+  assert.equal(lookups.length, 3, "a refusal is never remembered");
 });
 
 Deno.test("[webhooks] Retry-After is read as seconds or a date, capped at 24 hours", () => {

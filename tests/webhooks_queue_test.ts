@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { WebhookDispatcher } from "../lib/webhooks/dispatcher.ts";
-import { claimDueAttempts, fanOutEvents } from "../lib/webhooks/outbox.ts";
+import { webhookDeliveryJob, WebhookDispatcher } from "../lib/webhooks/dispatcher.ts";
+import { fanOutEvents } from "../lib/webhooks/outbox.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 import {
   advanceAndRun,
@@ -127,6 +127,65 @@ Deno.test("[webhooks] resend sends again with the same webhook-id, or brings a r
   }
 });
 
+Deno.test("[webhooks] events no endpoint can receive cost no write and are passed over at once", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    const cursor = async () =>
+      (await t.store.db.selectFrom("webhook_fanout_cursor").select("last_event_id")
+        .executeTakeFirstOrThrow()).last_event_id;
+    await newPaymentEvents(t, 20);
+    await t.webhooks.idle();
+    assert.equal(await cursor(), 0, "no fan-out write while no endpoint exists");
+
+    await createTestEndpoint(t, { url: receiver.url });
+    const offer = await createTestOffer(t);
+    await createTestPayment(t, offer.qrId);
+    await t.webhooks.idle();
+    const latest = await t.store.db.selectFrom("events").select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirstOrThrow();
+    assert.equal(await cursor(), latest.id);
+    assert.equal(receiver.received.length, 1);
+    const deliveries = await t.store.db.selectFrom("webhook_deliveries").selectAll().execute();
+    assert.equal(deliveries.length, 1);
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
+Deno.test("[webhooks] the scheduled job never waits for the queue's work", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    await createTestEndpoint(t, { url: receiver.url });
+    await t.webhooks.stop();
+    const [eventId] = await newPaymentEvents(t, 1);
+    const queue = new WebhookDispatcher(t.services);
+    // A long write holds the writer, so the queue's round is stuck inside its own write.
+    let release!: () => void;
+    const held = t.store.write(() => new Promise<void>((resolve) => (release = resolve)));
+    queue.kick();
+    try {
+      // The scheduler runs one job at a time: payment deadlines must not wait behind webhooks.
+      const outcome = await Promise.race([
+        webhookDeliveryJob(queue).run(t.clock.now()).then(() => "returned"),
+        new Promise((resolve) => setTimeout(() => resolve("waited"), 500)),
+      ]);
+      assert.equal(outcome, "returned");
+    } finally {
+      release();
+      await held;
+    }
+    await queue.idle();
+    assert.deepEqual(receiver.received.map((r) => r.headers.get("webhook-id")), [eventId]);
+    await queue.stop();
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
 Deno.test("[webhooks] an event's deliveries paginate newest first", async () => {
   const receiver = startReceiver();
   const t = await makeTestApp();
@@ -229,19 +288,16 @@ Deno.test("[webhooks] an attempt whose process died is recorded as lost and made
     // by hand, as a process would just before crashing.
     await t.webhooks.stop();
     const [eventId] = await newPaymentEvents(t, 1);
-    const claimed = await t.store.write(async (trx) => {
-      await fanOutEvents(trx, { now: t.clock.now(), firstAttemptDelayMs: 0, limit: 100 });
-      return await claimDueAttempts(trx, {
+    const fannedOut = await t.store.write((trx) =>
+      fanOutEvents(trx, {
         now: t.clock.now(),
+        firstAttemptDelayMs: 0,
+        limit: 100,
         leaseMs: 10_000,
-        slots: 10,
-        capacityOf: () => 10,
-        runningAttemptOf: () => undefined,
-        maxAttempts: 10,
-        rotation: 0,
-      });
-    });
-    assert.equal(claimed.length, 1);
+        budget: { remaining: () => 10, capacityOf: () => 10, take: () => {} },
+      })
+    );
+    assert.equal(fannedOut.claimed.length, 1);
 
     const survivor = new WebhookDispatcher(t.services);
     survivor.start();
@@ -266,6 +322,38 @@ Deno.test("[webhooks] an attempt whose process died is recorded as lost and made
       assert.equal(attempts[0].startedAt, NOW);
     } finally {
       await survivor.stop();
+    }
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
+Deno.test("[webhooks] a sweep schedules the next run for leases that end later", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    await createTestEndpoint(t, { url: receiver.url });
+    await t.webhooks.stop();
+    await newPaymentEvents(t, 2);
+    // As a process that died would leave it: one delivery leased, one due now.
+    let room = 1;
+    await t.store.write((trx) =>
+      fanOutEvents(trx, {
+        now: t.clock.now(),
+        firstAttemptDelayMs: 0,
+        limit: 100,
+        leaseMs: 10_000,
+        budget: { remaining: () => 2, capacityOf: () => room, take: () => room-- },
+      })
+    );
+    const queue = new WebhookDispatcher(t.services);
+    try {
+      assert.equal(await webhookDeliveryJob(queue).run(t.clock.now()), t.clock.now() + 10_000);
+      await queue.idle();
+      assert.equal(receiver.received.length, 1, "the one due now");
+    } finally {
+      await queue.stop();
     }
   } finally {
     await t.close();

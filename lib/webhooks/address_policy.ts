@@ -201,3 +201,33 @@ export async function checkPublicHost(
   }
   return { ok: true, addresses };
 }
+
+/** Checks a URL's host before an attempt (see `checkPublicHost`). */
+export type HostChecker = (url: URL, signal: AbortSignal) => Promise<HostCheck>;
+
+/**
+ * A `checkPublicHost` that trusts a host found public for `ttlMs` (by `now`), so a busy
+ * endpoint costs a DNS query every 30 s rather than one per attempt. Refusals and failures are
+ * never remembered: the next attempt asks again.
+ */
+export function cachedPublicHostCheck(
+  resolve: HostResolver,
+  now: () => number,
+  ttlMs = 30_000,
+  maxHosts = 1_000,
+): HostChecker {
+  const trusted = new Map<string, { check: HostCheck; until: number }>();
+  return async (url, signal) => {
+    const host = url.hostname.toLowerCase();
+    const hit = trusted.get(host);
+    if (hit && hit.until > now()) return hit.check;
+    const check = await checkPublicHost(url, resolve, signal);
+    if (check.ok) {
+      if (trusted.size >= maxHosts) trusted.clear();
+      trusted.set(host, { check, until: now() + ttlMs });
+    } else {
+      trusted.delete(host);
+    }
+    return check;
+  };
+}

@@ -1,14 +1,20 @@
 import {
   extendLeases,
   findEndpointsWithDueDeliveries,
-  nextDeliveryDueAt,
+  nextDeliveryDueAfter,
   releaseLeases,
 } from "../../db/webhook_deliveries.ts";
-import { latestEventId } from "../../db/webhook_fanout.ts";
+import { readOutboxPosition } from "../../db/webhook_fanout.ts";
 import type { Services } from "../context.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
-import { claimDueAttempts, type ClaimedAttempt, fanOutEvents } from "./outbox.ts";
+import { cachedPublicHostCheck, type HostChecker } from "./address_policy.ts";
+import {
+  type AttemptBudget,
+  claimDueAttempts,
+  type ClaimedAttempt,
+  fanOutEvents,
+} from "./outbox.ts";
 import { type AttemptReport, recordAttempts } from "./outcomes.ts";
 import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "./sender.ts";
 import { webhookHeaders } from "./signing.ts";
@@ -16,7 +22,7 @@ import { webhookHeaders } from "./signing.ts";
 /** The scheduled job that sends due retries and recovers attempts whose process died. */
 export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
 
-/** Tuning of the delivery queue; tests shorten the timeout, the benchmark may widen limits. */
+/** Tuning of the delivery queue (tests shorten the attempt timeout and pin the jitter). */
 export interface WebhookDeliveryOptions {
   /** Attempts in flight at once, over all endpoints. */
   maxInFlight?: number;
@@ -38,24 +44,32 @@ const DEFAULTS: Required<WebhookDeliveryOptions> = {
   random: Math.random,
 };
 
-/** Events fanned out per transaction: small enough to keep each write a few milliseconds. */
-const FANOUT_BATCH = 200;
-/** How long rounds may run back to back before the event loop gets a turn. */
-const YIELD_EVERY_MS = 4;
+/** How long after an API request delivery keeps deferring to the API. */
+const API_ACTIVE_MS = 200;
+// NOTE: a round runs synchronously underneath (libSQL), so while it runs no API request is
+// served: while the API is being called, rounds are small; otherwise larger ones cost fewer
+// commits per delivery.
+/** Attempt results recorded, and attempts started, per round while the API is being called. */
+const ROUND_SIZE_API_ACTIVE = 32;
+/** The same when the API is quiet. */
+const ROUND_SIZE_API_QUIET = 64;
+/** How often a queue busy recording results looks for due deliveries it was not told of. */
+const DUE_CHECK_EVERY_MS = 100;
 /** How soon failed queue work (a database error) is tried again. */
 const RETRY_AFTER_ERROR_MS = 1_000;
 
 /**
- * The in-process delivery queue. One loop does every database change of delivery: each round is
- * one short write that records the attempts finished since the last round, fans new events out
- * into deliveries and leases the deliveries now due, so however many attempts finish together,
- * they cost one commit. A round runs after every commit (a new event), whenever an attempt
- * finishes, and from the scheduled job, which covers what no commit announces: retries coming
- * due, leases of a dead process running out, events written by another process.
+ * The in-process delivery queue. Every database change of delivery happens in rounds: one short
+ * write that records the attempts finished since the last round, leases the deliveries now due
+ * and fans new events out into the room left, so however many attempts finish together, they
+ * cost one commit. A round runs after every commit (a new event), whenever an attempt finishes,
+ * and from the scheduled job, which covers what no commit announces: retries coming due, leases
+ * of a dead process running out, events written by another process.
  */
 export class WebhookDispatcher {
   readonly #services: Services;
   readonly #options: Required<WebhookDeliveryOptions>;
+  readonly #checkHost: HostChecker | null;
   readonly #stopSignal = new AbortController();
   /** Leased attempts by delivery id, from claim until their result is committed. */
   readonly #leased = new Map<number, ClaimedAttempt>();
@@ -71,6 +85,14 @@ export class WebhookDispatcher {
   #pumpAgain = false;
   /** The fan-out cursor as last seen; -1 before the first look. */
   #fannedOutTo = -1;
+  /** The last fan-out stopped at its limit: more events are waiting. */
+  #eventsWaiting = false;
+  /** Something is known to be due: look in the next round. */
+  #dueHint = true;
+  /** When (performance.now) a busy queue next looks for due deliveries. */
+  #dueCheckAt = 0;
+  /** When (performance.now) the API last started serving a request. */
+  #lastRequestAt = -Infinity;
   #rotation = 0;
   #leaseTimer: ReturnType<typeof setInterval> | null = null;
   #unsubscribe: (() => void) | null = null;
@@ -79,6 +101,16 @@ export class WebhookDispatcher {
   constructor(services: Services, options: WebhookDeliveryOptions = {}) {
     this.#services = services;
     this.#options = { ...DEFAULTS, ...options };
+    // NOTE: production checks where a URL points before every attempt, not only at
+    // registration: a name can be repointed at an internal address afterwards.
+    this.#checkHost = services.environment === "production"
+      ? cachedPublicHostCheck(services.resolveHost, () => services.clock.now())
+      : null;
+  }
+
+  /** Notes that the API is serving a request: delivery then yields half the thread to it. */
+  noteRequest(): void {
+    this.#lastRequestAt = performance.now();
   }
 
   /** Starts reacting to commits: a committed event is fanned out and sent right away. */
@@ -102,13 +134,17 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Runs rounds until there is nothing to do; returns when the next pending delivery is due. */
+  /**
+   * Starts a round that also looks for due deliveries; returns when the next pending delivery
+   * is due. It does not wait for the queue to drain: the scheduler runs one job at a time, and
+   * payment deadlines must not wait behind a webhook backlog.
+   */
   async sweep(): Promise<number | null> {
+    this.#dueHint = true;
     this.kick();
-    await this.#pumping;
-    const now = this.#services.clock.now();
-    const next = await nextDeliveryDueAt(this.#services.store.db);
-    return next !== null && next > now ? next : null;
+    // What is due now is this round's; the job's next run is for what falls due later (a
+    // retry, or the lease of a process that died).
+    return await nextDeliveryDueAfter(this.#services.store.db, this.#services.clock.now());
   }
 
   /** Resolves when nothing is being claimed, sent or recorded (tests, benchmarks, shutdown). */
@@ -134,15 +170,15 @@ export class WebhookDispatcher {
 
   async #pump(): Promise<void> {
     try {
-      let running = performance.now();
-      while (await this.#round()) {
-        // NOTE: libSQL runs statements synchronously and awaiting them never lets I/O in, so
-        // back-to-back rounds would hold API requests until a whole backlog is through. A
-        // timer turn every few milliseconds lets the event loop serve them.
-        if (performance.now() - running >= YIELD_EVERY_MS) {
-          await new Promise((resolve) => setTimeout(resolve, 0));
-          running = performance.now();
-        }
+      for (;;) {
+        const started = performance.now();
+        if (!await this.#round()) break;
+        // NOTE: awaiting libSQL never lets I/O in, so back-to-back rounds would hold every API
+        // request until a whole backlog is through. Each round ends with a timer turn, and while
+        // the API is being called the loop is then left free as long as the round took:
+        // delivery takes about half the thread, and a request waits for at most one round.
+        const busy = performance.now() - started;
+        await new Promise((resolve) => setTimeout(resolve, this.#apiActive() ? busy : 0));
       }
     } catch (error) {
       this.#services.log.error("webhook queue failed", errorFields(error));
@@ -151,22 +187,43 @@ export class WebhookDispatcher {
     }
   }
 
-  /** One round in one write: record finished attempts, fan out, lease what is due. */
+  /**
+   * One round in one write: record finished attempts, lease due deliveries (older work first),
+   * then fan out new events into the room left.
+   */
   async #round(): Promise<boolean> {
     const { store, clock, config, log } = this.#services;
-    const reports = this.#reports;
-    this.#reports = [];
-    const active = !this.#stopped;
+    const size = this.#apiActive() ? ROUND_SIZE_API_ACTIVE : ROUND_SIZE_API_QUIET;
+    const reports = this.#reports.splice(0, size);
+    const slots = this.#stopped ? 0 : Math.min(this.#options.maxInFlight - this.#sending, size);
     // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
     // write that found nothing would itself commit and start another.
-    const fanOut = active && await latestEventId(store.db) > this.#fannedOutTo;
-    const slots = active ? this.#options.maxInFlight - this.#sending : 0;
-    const claim = slots > 0 && (reports.length > 0 ||
-      (await findEndpointsWithDueDeliveries(store.db, clock.now()))
-        .some((endpointId) => this.#capacityOf(endpointId) > 0));
+    let fanOut = false;
+    let claim = false;
+    if (slots > 0) {
+      if (this.#eventsWaiting) {
+        fanOut = true;
+      } else {
+        const { latest, floor } = await readOutboxPosition(store.db);
+        fanOut = latest > Math.max(this.#fannedOutTo, floor ?? latest);
+      }
+      if (reports.length > 0) {
+        // The write happens anyway; looking for due deliveries in it costs a query, so a busy
+        // queue does it every so often, and at once when something is known to be due.
+        claim = this.#dueHint || performance.now() >= this.#dueCheckAt;
+      } else {
+        claim = (await findEndpointsWithDueDeliveries(store.db, clock.now()))
+          .some((endpointId) => this.#capacityOf(endpointId) > 0);
+      }
+    }
     if (reports.length === 0 && !fanOut && !claim) return false;
+    if (claim) {
+      this.#dueHint = false;
+      this.#dueCheckAt = performance.now() + DUE_CHECK_EVERY_MS;
+    }
 
     const schedule = config.webhookRetryScheduleMs;
+    const leaseMs = this.#options.leaseMs;
     let round;
     try {
       round = await store.write(async (trx) => {
@@ -182,26 +239,35 @@ export class WebhookDispatcher {
           reports.filter((report) => report.outcome.kind !== "aborted"),
           { now, schedule, random: this.#options.random },
         );
-        const fannedOut = fanOut
-          ? await fanOutEvents(trx, { now, firstAttemptDelayMs: schedule[0], limit: FANOUT_BATCH })
-          : null;
+        const budget = this.#budget(slots);
         const claimed = claim
           ? await claimDueAttempts(trx, {
             now,
-            leaseMs: this.#options.leaseMs,
-            slots,
-            capacityOf: (endpointId) => this.#capacityOf(endpointId),
+            leaseMs,
+            budget,
             runningAttemptOf: (deliveryId) => this.#leased.get(deliveryId)?.attempt,
             maxAttempts: schedule.length,
             rotation: this.#rotation++,
           })
           : [];
-        return { recorded, fannedOut, claimed, now };
+        const fannedOut = fanOut && budget.remaining() > 0
+          ? await fanOutEvents(trx, {
+            now,
+            firstAttemptDelayMs: schedule[0],
+            limit: budget.remaining(),
+            leaseMs,
+            budget,
+          })
+          : null;
+        return { recorded, claimed, fannedOut, now };
       });
     } catch (error) {
-      // Try again next round, unless stopping: then the leases simply run out.
-      if (active) this.#reports.unshift(...reports);
-      else for (const report of reports) this.#unlease(report.claim);
+      if (this.#stopped) {
+        // Their leases run out, and another process (or the next start) retries them.
+        for (const report of reports) this.#unlease(report.claim);
+      } else {
+        this.#reports.unshift(...reports);
+      }
       throw error;
     }
     for (const report of reports) this.#unlease(report.claim);
@@ -209,13 +275,48 @@ export class WebhookDispatcher {
     if (round.recorded.stale > 0) {
       log.info("late webhook attempt results", { count: round.recorded.stale });
     }
-    if (round.fannedOut) this.#fannedOutTo = round.fannedOut.lastEventId;
-    for (const attempt of round.claimed) this.#launch(attempt);
+    const started = [...round.claimed, ...round.fannedOut?.claimed ?? []];
+    // More may be due: the claim used the whole budget, fan-out left deliveries waiting for
+    // room, or a retry is due at once.
+    if (
+      round.claimed.length >= slots ||
+      (schedule[0] === 0 && round.fannedOut !== null &&
+        round.fannedOut.deliveries > round.fannedOut.claimed.length) ||
+      (round.recorded.nextRetryAt !== null && round.recorded.nextRetryAt <= round.now)
+    ) {
+      this.#dueHint = true;
+    }
+    for (const attempt of started) this.#launch(attempt);
+    if (round.fannedOut) {
+      this.#fannedOutTo = round.fannedOut.lastEventId;
+      // A full batch means more events are waiting; a short one means none were.
+      this.#eventsWaiting = round.fannedOut.events === round.fannedOut.limit;
+    }
     if (round.recorded.nextRetryAt !== null) this.#wake(round.recorded.nextRetryAt);
     if ((round.fannedOut?.deliveries ?? 0) > 0 && schedule[0] > 0) {
       this.#wake(round.now + schedule[0]);
     }
-    return reports.length > 0 || (round.fannedOut?.events ?? 0) > 0 || round.claimed.length > 0;
+    return reports.length > 0 || started.length > 0 || (round.fannedOut?.events ?? 0) > 0 ||
+      this.#reports.length > 0;
+  }
+
+  /** The attempts one round may start: within both limits, less what the round already took. */
+  #budget(slots: number): AttemptBudget {
+    let remaining = slots;
+    const taken = new Map<number, number>();
+    return {
+      remaining: () => remaining,
+      capacityOf: (endpointId) =>
+        Math.min(remaining, this.#capacityOf(endpointId) - (taken.get(endpointId) ?? 0)),
+      take: (endpointId) => {
+        remaining--;
+        taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
+      },
+    };
+  }
+
+  #apiActive(): boolean {
+    return performance.now() - this.#lastRequestAt < API_ACTIVE_MS;
   }
 
   #capacityOf(endpointId: number): number {
@@ -240,7 +341,7 @@ export class WebhookDispatcher {
   }
 
   async #attempt(claim: ClaimedAttempt): Promise<void> {
-    const { clock, environment, resolveHost } = this.#services;
+    const { clock } = this.#services;
     const startedAt = clock.now();
     const outcome = await sendAttempt({
       url: claim.url,
@@ -251,8 +352,7 @@ export class WebhookDispatcher {
         body: claim.payload,
         secrets: claim.secrets,
       }),
-      publicOnly: environment === "production",
-      resolveHost,
+      checkHost: this.#checkHost,
       stop: this.#stopSignal.signal,
       timeoutMs: this.#options.attemptTimeoutMs,
       now: startedAt,

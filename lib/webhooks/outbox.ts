@@ -5,72 +5,23 @@ import {
   type DueDelivery,
   extendLeases,
   findDueDeliveries,
-  findEndpointsWithDueDeliveries,
+  findEndpointRowsWithDueDeliveries,
   finishDeliveries,
   insertWebhookAttempts,
   insertWebhookDeliveries,
   leaseDeliveries,
 } from "../../db/webhook_deliveries.ts";
-import { findEnabledEndpoints, findWebhookEndpointsByIds } from "../../db/webhook_endpoints.ts";
-import { advanceFanoutCursor, listEventsAfter, readFanoutCursor } from "../../db/webhook_fanout.ts";
+import { findEnabledEndpoints } from "../../db/webhook_endpoints.ts";
+import {
+  advanceFanoutCursor,
+  listEventsAfter,
+  readFanoutCursor,
+  readOutboxPosition,
+} from "../../db/webhook_fanout.ts";
 import { newId } from "../ids.ts";
 import { signingSecrets } from "./endpoints.ts";
 import type { DeliveryTrigger } from "./schemas.ts";
 import { subscribes } from "./subscriptions.ts";
-
-/** What fanning out one batch of events did. */
-export interface FanOutResult {
-  /** The cursor after the batch: every event up to this id has its deliveries. */
-  lastEventId: number;
-  events: number;
-  deliveries: number;
-}
-
-/**
- * Turns events recorded since the cursor into one delivery per subscribed endpoint and moves
- * the cursor, in the caller's write transaction. The API's own transaction only writes its
- * event (the outbox row); this runs after its commit, so fan-out costs the API nothing, and
- * because cursor and deliveries commit together, no event is fanned out twice or skipped.
- */
-export async function fanOutEvents(
-  trx: Kysely<EnvironmentSchema>,
-  input: { now: number; firstAttemptDelayMs: number; limit: number },
-): Promise<FanOutResult> {
-  const cursor = await readFanoutCursor(trx);
-  const events = await listEventsAfter(trx, cursor, input.limit);
-  if (events.length === 0) return { lastEventId: cursor, events: 0, deliveries: 0 };
-  const endpoints = await findEnabledEndpoints(trx, [...new Set(events.map((e) => e.org_id))]);
-  const byOrg = Map.groupBy(
-    endpoints.map((endpoint) => ({ ...endpoint, patterns: JSON.parse(endpoint.event_types) })),
-    (endpoint) => endpoint.org_id,
-  );
-  const rows: NewWebhookDelivery[] = [];
-  for (const event of events) {
-    for (const endpoint of byOrg.get(event.org_id) ?? []) {
-      if (event.id <= endpoint.events_after_id || !subscribes(endpoint.patterns, event.type)) {
-        continue;
-      }
-      rows.push({
-        public_id: newId("webhookDelivery"),
-        org_id: event.org_id,
-        event_id: event.id,
-        endpoint_id: endpoint.id,
-        triggered_by: "EVENT",
-        status: "PENDING",
-        attempt_count: 0,
-        in_flight: 0,
-        next_attempt_at: input.now + input.firstAttemptDelayMs,
-        created_at: input.now,
-        updated_at: input.now,
-        completed_at: null,
-      });
-    }
-  }
-  await insertWebhookDeliveries(trx, rows);
-  const lastEventId = events[events.length - 1].id;
-  await advanceFanoutCursor(trx, lastEventId);
-  return { lastEventId, events: events.length, deliveries: rows.length };
-}
 
 /** One leased attempt: everything needed to send it and to record its result. */
 export interface ClaimedAttempt {
@@ -88,14 +39,121 @@ export interface ClaimedAttempt {
   secrets: string[];
 }
 
+/** How many more attempts the process can start in this round, in all and per endpoint. */
+export interface AttemptBudget {
+  remaining(): number;
+  capacityOf(endpointId: number): number;
+  /** Spends one attempt of the endpoint's share. */
+  take(endpointId: number): void;
+}
+
+/** What fanning out one batch of events did. */
+export interface FanOutResult {
+  /** The cursor after the batch: every event up to this id has its deliveries. */
+  lastEventId: number;
+  events: number;
+  /** The most events this fan-out could take. */
+  limit: number;
+  deliveries: number;
+  /** Deliveries leased as they were made, for an attempt right away. */
+  claimed: ClaimedAttempt[];
+}
+
+/**
+ * Turns events recorded since the cursor into one delivery per subscribed endpoint and moves
+ * the cursor, in the caller's write transaction. The API's own transaction only writes its
+ * event (the outbox row); this runs after its commit, so fan-out costs the API nothing, and
+ * because cursor and deliveries commit together, no event is fanned out twice or skipped.
+ *
+ * A delivery due at once to an endpoint with room in `budget` is made already leased: a fresh
+ * event reaches its receivers with one write, and a delivery needs no separate claim. The
+ * caller sizes `limit` to its free slots, so a backlog waits as events (the outbox is the
+ * queue) rather than being copied into deliveries far ahead of sending.
+ */
+export async function fanOutEvents(
+  trx: Kysely<EnvironmentSchema>,
+  input: {
+    now: number;
+    firstAttemptDelayMs: number;
+    limit: number;
+    leaseMs: number;
+    budget: AttemptBudget;
+  },
+): Promise<FanOutResult> {
+  const { now, budget } = input;
+  const cursor = await readFanoutCursor(trx);
+  const { latest, floor } = await readOutboxPosition(trx);
+  // Events no endpoint can receive are passed over in one step, not fanned out batch by batch.
+  const from = Math.max(cursor, floor ?? latest);
+  const events = await listEventsAfter(trx, from, input.limit);
+  if (events.length === 0) {
+    if (from > cursor) await advanceFanoutCursor(trx, from);
+    return { lastEventId: from, events: 0, limit: input.limit, deliveries: 0, claimed: [] };
+  }
+  const endpoints = await findEnabledEndpoints(trx, [...new Set(events.map((e) => e.org_id))]);
+  const byOrg = Map.groupBy(
+    endpoints.map((endpoint) => ({ ...endpoint, patterns: JSON.parse(endpoint.event_types) })),
+    (endpoint) => endpoint.org_id,
+  );
+  const rows: NewWebhookDelivery[] = [];
+  const leased = new Map<string, ClaimedAttempt>();
+  for (const event of events) {
+    for (const endpoint of byOrg.get(event.org_id) ?? []) {
+      if (event.id <= endpoint.events_after_id || !subscribes(endpoint.patterns, event.type)) {
+        continue;
+      }
+      const lease = input.firstAttemptDelayMs === 0 && budget.capacityOf(endpoint.id) > 0;
+      if (lease) {
+        budget.take(endpoint.id);
+        leased.set(`${event.id}:${endpoint.id}`, {
+          deliveryId: 0,
+          attempt: 1,
+          orgId: event.org_id,
+          endpointId: endpoint.id,
+          trigger: "EVENT",
+          eventId: event.public_id,
+          payload: event.payload,
+          url: endpoint.url,
+          secrets: signingSecrets(endpoint, now),
+        });
+      }
+      rows.push({
+        public_id: newId("webhookDelivery"),
+        org_id: event.org_id,
+        event_id: event.id,
+        endpoint_id: endpoint.id,
+        triggered_by: "EVENT",
+        status: "PENDING",
+        attempt_count: lease ? 1 : 0,
+        in_flight: lease ? 1 : 0,
+        next_attempt_at: lease ? now + input.leaseMs : now + input.firstAttemptDelayMs,
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
+      });
+    }
+  }
+  const claimed: ClaimedAttempt[] = [];
+  for (const inserted of await insertWebhookDeliveries(trx, rows)) {
+    const attempt = leased.get(`${inserted.event_id}:${inserted.endpoint_id}`);
+    if (attempt) claimed.push({ ...attempt, deliveryId: inserted.id });
+  }
+  const lastEventId = events[events.length - 1].id;
+  await advanceFanoutCursor(trx, lastEventId);
+  return {
+    lastEventId,
+    events: events.length,
+    limit: input.limit,
+    deliveries: rows.length,
+    claimed,
+  };
+}
+
 /** What a claim needs to know about the claiming process. */
 export interface ClaimInput {
   now: number;
   leaseMs: number;
-  /** How many attempts the process can start. */
-  slots: number;
-  /** How many more attempts the process can run against an endpoint. */
-  capacityOf(endpointId: number): number;
+  budget: AttemptBudget;
   /** The attempt number this process is running for a delivery, if it is running one. */
   runningAttemptOf(deliveryId: number): number | undefined;
   /** Attempts a fan-out delivery gets: the retry schedule's length. */
@@ -112,7 +170,8 @@ function maxAttemptsOf(trigger: string, scheduleLength: number): number {
 }
 
 /**
- * Leases due deliveries for their next attempt, in the caller's write transaction.
+ * Leases due deliveries (retries, resends, tests, deliveries that waited for room, attempts
+ * whose process died) for their next attempt, in the caller's write transaction.
  *
  * NOTE: claiming is a write, and SQLite runs one write transaction at a time across every
  * process on the database, so two processes never lease the same attempt. A lease ends at
@@ -127,17 +186,13 @@ export async function claimDueAttempts(
   trx: Kysely<EnvironmentSchema>,
   input: ClaimInput,
 ): Promise<ClaimedAttempt[]> {
-  const { now } = input;
-  if (input.slots <= 0) return [];
-  const dueEndpointIds = await findEndpointsWithDueDeliveries(trx, now);
-  if (dueEndpointIds.length === 0) return [];
-  const endpoints = new Map(
-    (await findWebhookEndpointsByIds(trx, dueEndpointIds)).map((row) => [row.id, row]),
-  );
-  const start = input.rotation % dueEndpointIds.length;
-  const order = [...dueEndpointIds.slice(start), ...dueEndpointIds.slice(0, start)];
-  const share = Math.ceil(input.slots / order.length);
-  let remaining = input.slots;
+  const { now, budget } = input;
+  if (budget.remaining() <= 0) return [];
+  const due = await findEndpointRowsWithDueDeliveries(trx, now);
+  if (due.length === 0) return [];
+  const start = input.rotation % due.length;
+  const order = [...due.slice(start), ...due.slice(0, start)];
+  const share = Math.ceil(budget.remaining() / order.length);
   const lease: DueDelivery[] = [];
   const fail: number[] = [];
   const cancel: number[] = [];
@@ -145,9 +200,9 @@ export async function claimDueAttempts(
   const renew: AttemptClaim[] = [];
   const claimed: ClaimedAttempt[] = [];
 
-  for (const endpointId of order) {
-    const endpoint = endpoints.get(endpointId)!;
-    const take = Math.min(input.capacityOf(endpointId), share, remaining);
+  for (const endpoint of order) {
+    const endpointId = endpoint.id;
+    const take = Math.min(budget.capacityOf(endpointId), share);
     if (take <= 0) continue;
     for (const delivery of await findDueDeliveries(trx, endpointId, now, take)) {
       if (input.runningAttemptOf(delivery.id) === delivery.attempt_count) {
@@ -180,7 +235,7 @@ export async function claimDueAttempts(
         continue;
       }
       lease.push(delivery);
-      remaining--;
+      budget.take(endpointId);
       claimed.push({
         deliveryId: delivery.id,
         attempt: delivery.attempt_count + 1,

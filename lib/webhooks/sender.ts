@@ -1,4 +1,4 @@
-import { checkPublicHost, type HostResolver } from "./address_policy.ts";
+import type { HostChecker } from "./address_policy.ts";
 import { parseRetryAfter } from "./retry.ts";
 
 /** How long an attempt may take, DNS to the last byte read; the contract's 15 s. */
@@ -32,9 +32,8 @@ export interface AttemptRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
-  /** Production: resolve the host and refuse non-public addresses before connecting. */
-  publicOnly: boolean;
-  resolveHost: HostResolver;
+  /** Production: checks the host resolves to public addresses only, before connecting. */
+  checkHost: HostChecker | null;
   /** Aborted when the process stops. */
   stop: AbortSignal;
   timeoutMs: number;
@@ -110,8 +109,8 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutco
     return null;
   };
   try {
-    if (request.publicOnly) {
-      const check = await checkPublicHost(new URL(request.url), request.resolveHost, signal);
+    if (request.checkHost) {
+      const check = await request.checkHost(new URL(request.url), signal);
       if (!check.ok) return aborted() ?? failure(check.code, check.message, elapsed());
     }
     const response = await fetch(request.url, {

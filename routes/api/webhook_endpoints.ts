@@ -183,7 +183,6 @@ export const webhookEndpoints = createApiRouter()
     }),
     async (c) => {
       const secret = await revealWebhookEndpointSecret(c.var.ctx, c.req.valid("param").id);
-      c.header("Cache-Control", "no-store");
       return c.json(secret, 200);
     },
   )
