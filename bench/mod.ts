@@ -1,5 +1,6 @@
 import { benchApi } from "./api.ts";
 import { benchSoak } from "./soak.ts";
+import { formatWebhooksBench, runWebhooksBench } from "./webhooks.ts";
 
 // Every figure is reported beside a baseline measured in the same run: the machines are shared.
 console.log(
@@ -8,4 +9,6 @@ console.log(
   }, SOAK_SECONDS=${Deno.env.get("SOAK_SECONDS") ?? 15}`,
 );
 await benchApi();
+console.log("\nWebhook delivery (one sandbox process, local receiver)");
+console.log(formatWebhooksBench(await runWebhooksBench()));
 await benchSoak();

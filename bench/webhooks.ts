@@ -17,6 +17,7 @@ import { loadConfig } from "../lib/config.ts";
 import { recordEvent } from "../lib/events.ts";
 import { newId } from "../lib/ids.ts";
 import { closeDatabases, openDatabases } from "../server.ts";
+import { type ChildServer, freePort, startPaystead } from "../tests/processes.ts";
 
 /** What the benchmark measured; times in milliseconds. */
 export interface WebhooksBenchResult {
@@ -56,7 +57,6 @@ export interface WebhooksBenchOptions {
   log?: (line: string) => void;
 }
 
-const ROOT = new URL("..", import.meta.url).pathname;
 const WRK = "/usr/bin/wrk";
 /**
  * Concurrent API clients. Few on purpose: eight closed-loop connections saturate the process's
@@ -68,53 +68,6 @@ const CONNECTIONS = 2;
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
-  return port;
-}
-
-interface ServerProcess {
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function startServer(dataDir: string, port: number): Promise<ServerProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts", "serve", "--port", String(port), "--data-dir", dataDir],
-    cwd: ROOT,
-    env: {
-      PAYSTEAD_ENV: "sandbox",
-      DATABASE_URL: `file:${dataDir}/sandbox.db`,
-      ACCOUNTS_DATABASE_URL: `file:${dataDir}/accounts.db`,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LISTEN_HOST: "127.0.0.1",
-      LOG_LEVEL: "error",
-      RATE_LIMIT_PER_SECOND: "1000000",
-    },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const decoder = new TextDecoder();
-  let output = "";
-  const reader = child.stdout.getReader();
-  while (!output.includes("is running on port")) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the server stopped before listening:\n${output}`);
-    output += decoder.decode(value);
-  }
-  reader.releaseLock();
-  child.stdout.pipeTo(new WritableStream()).catch(() => {});
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
 }
 
 /** A receiver that counts deliveries and, for fresh events, how late they arrived. */
@@ -230,7 +183,7 @@ export async function runWebhooksBench(
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-bench-webhooks-" });
   const receiver = startReceiver();
   const port = freePort();
-  let server: ServerProcess | null = null;
+  let server: ChildServer | null = null;
   try {
     const config = loadConfig({
       PAYSTEAD_ENV: "sandbox",
@@ -251,7 +204,7 @@ export async function runWebhooksBench(
     });
     await closeDatabases(databases);
 
-    server = await startServer(dataDir, port);
+    server = await startPaystead(dataDir, { LOG_LEVEL: "error" }, port);
     const api = async (path: string, body: unknown) => {
       const response = await fetch(server!.url + path, {
         method: "POST",
@@ -309,7 +262,7 @@ export async function runWebhooksBench(
     receiver.state.firstAt = 0;
 
     log("drain: starting the server on the backlog ...");
-    server = await startServer(dataDir, port);
+    server = await startPaystead(dataDir, { LOG_LEVEL: "error" }, port);
     const startedAt = Date.now();
     await waitFor(() => receiver.state.received > 0, 30_000, "the first backlog delivery");
     log(`drain: measuring the API for ${loadSeconds} s while it drains ...`);

@@ -1,62 +1,12 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
+import { demoApiKey, startPaystead } from "./processes.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
 const EVENTS = 300;
-
-/** A port that was free a moment ago (the server CLI takes no port 0). */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
-  return port;
-}
-
-/** A `main.ts serve` process and what it printed. */
-interface Server {
-  process: Deno.ChildProcess;
-  output: string;
-  url: string;
-}
-
-/** Starts the real server on `dataDir` and waits until it listens. */
-async function startServer(dataDir: string): Promise<Server> {
-  const port = freePort();
-  const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts", "serve", "--port", String(port), "--data-dir", dataDir],
-    cwd: ROOT,
-    env: {
-      PAYSTEAD_ENV: "sandbox",
-      DATABASE_URL: `file:${dataDir}/sandbox.db`,
-      ACCOUNTS_DATABASE_URL: `file:${dataDir}/accounts.db`,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LISTEN_HOST: "127.0.0.1",
-      LOG_LEVEL: "error",
-      WEBHOOK_RETRY_SCHEDULE: "0,100ms,200ms,400ms,800ms,1s,1s,2s,2s,2s",
-      RATE_LIMIT_PER_SECOND: "1000000",
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const server: Server = { process, output: "", url: `http://127.0.0.1:${port}` };
-  const decoder = new TextDecoder();
-  let listening!: () => void;
-  const ready = new Promise<void>((resolve) => (listening = resolve));
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) {
-      server.output += decoder.decode(chunk);
-      if (server.output.includes("is running on port")) listening();
-    }
-  };
-  drain(process.stdout);
-  drain(process.stderr);
-  const exited = process.status.then((status) => {
-    throw new Error(`the server exited (${status.code}) before listening:\n${server.output}`);
-  });
-  await Promise.race([ready, exited]);
-  exited.catch(() => {});
-  return server;
-}
+const RETRIES = {
+  LOG_LEVEL: "error",
+  WEBHOOK_RETRY_SCHEDULE: "0,100ms,200ms,400ms,800ms,1s,1s,2s,2s,2s",
+};
 
 async function waitFor(condition: () => boolean, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;
@@ -97,10 +47,9 @@ Deno.test("[webhooks] a server killed mid-delivery delivers every event after a 
     return new Response("ok");
   });
   const hook = `http://127.0.0.1:${receiver.addr.port}/hook`;
-  let server = await startServer(dataDir);
+  let server = await startPaystead(dataDir, RETRIES);
   try {
-    const apiKey = /sk_sandbox_[0-9A-Za-z]{32}/.exec(server.output)?.[0];
-    assert.ok(apiKey, `no API key in:\n${server.output}`);
+    const apiKey = await demoApiKey(server);
     const api = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(server.url + path, {
         method,
@@ -122,12 +71,11 @@ Deno.test("[webhooks] a server killed mid-delivery delivers every event after a 
       );
     }
     await waitFor(() => answered.size >= 40, 20_000, "the first deliveries");
-    server.process.kill("SIGKILL");
-    await server.process.status;
+    await server.stop("SIGKILL");
     const deliveredBeforeCrash = answered.size;
     assert.ok(deliveredBeforeCrash < EVENTS, "killed while deliveries were still going on");
 
-    server = await startServer(dataDir);
+    server = await startPaystead(dataDir, RETRIES);
     const events: string[] = [];
     let cursor = "";
     for (;;) {
@@ -163,8 +111,7 @@ Deno.test("[webhooks] a server killed mid-delivery delivers every event after a 
     assert.ok(lost > 0, "some attempts were in flight at the kill");
     assert.ok(requests >= EVENTS);
   } finally {
-    server.process.kill("SIGTERM");
-    await server.process.status;
+    await server.stop("SIGTERM");
     await receiver.shutdown();
     await Deno.remove(dataDir, { recursive: true });
   }
