@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createUser } from "../lib/accounts.ts";
 import { updateUserPassword } from "../db/team.ts";
 import { hashPassword } from "../lib/passwords.ts";
-import type { Role } from "../lib/plans.ts";
+import type { Plan, Role } from "../lib/plans.ts";
 import { csrfTokenOf } from "../lib/panel/sessions.ts";
 import { makeTestApp, type TestApp } from "./helpers.ts";
 
@@ -39,7 +39,16 @@ export async function addUser(
 /** A browser stand-in: keeps the session cookie and sends forms as the panel's pages do. */
 export class PanelAgent {
   cookies = new Map<string, string>();
-  constructor(readonly t: TestApp) {}
+  /** The connection's peer as Deno.serve would report it (the throttle's client address). */
+  remoteAddress: string | null = null;
+
+  constructor(readonly t: Pick<TestApp, "app">) {}
+
+  #env() {
+    return this.remoteAddress === null
+      ? undefined
+      : { remoteAddr: { hostname: this.remoteAddress } };
+  }
 
   /** The session token in the cookie jar, if signed in. */
   get token(): string | undefined {
@@ -77,7 +86,7 @@ export class PanelAgent {
     return this.#keep(
       await this.t.app.request(path, {
         headers: { accept: "text/html", ...this.#cookieHeader(), ...headers },
-      }),
+      }, this.#env()),
     );
   }
 
@@ -104,7 +113,7 @@ export class PanelAgent {
           ...options.headers,
         },
         body,
-      }),
+      }, this.#env()),
     );
   }
 
@@ -121,7 +130,7 @@ export class PanelAgent {
           ...this.#cookieHeader(),
         },
         body: JSON.stringify(body),
-      }),
+      }, this.#env()),
     );
   }
 
@@ -137,9 +146,7 @@ export class PanelAgent {
 export async function signedInApp(
   options: {
     role?: Role;
-    plan?: Parameters<typeof makeTestApp>[0] extends infer O
-      ? O extends { plan?: infer P } ? P : never
-      : never;
+    plan?: Plan;
     env?: Record<string, string>;
     environment?: "sandbox" | "production";
   } = {},
@@ -158,7 +165,8 @@ export async function signedInApp(
 
 /** The text of a page without tags, whitespace collapsed, for assertions on what people read. */
 export function pageText(html: string): string {
-  return html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ")
+  return html.replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<[^>]+>/g, " ").replace(/\u00a0/g, " ")
     .replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'").replace(/\s+/g, " ").trim();
 }

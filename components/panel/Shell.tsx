@@ -106,7 +106,7 @@ function UserMenu(props: { chrome: PanelChrome }) {
           {user.email}
           <br />
           <span class="muted">
-            {user.role} of {org.name}
+            {user.role.charAt(0) + user.role.slice(1).toLowerCase()} of {org.name}
           </span>
         </p>
         <ul class="menu__list">

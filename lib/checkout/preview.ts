@@ -2,6 +2,7 @@ import type { OrgContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { requireSandbox } from "../payments/mod.ts";
 import { type CheckoutSessionRecord, createCheckoutSession, ownOrigin } from "./mod.ts";
+import { embedOriginOf } from "./origins.ts";
 
 /** Metadata that marks a session as the panel's preview, for the merchant's webhook handler. */
 export const PREVIEW_METADATA = { paysteadPreview: "true" } as const;
@@ -22,6 +23,15 @@ export async function createPreviewSession(
     throw new ApiError("parameter_invalid", "A preview is embedded on Paystead's own origin.", {
       param: "embedLink",
     });
+  }
+  try {
+    embedOriginOf(embedLink, ctx.services.environment);
+  } catch {
+    throw new ApiError(
+      "parameter_invalid",
+      "The preview embeds checkout on this server's own address, which checkout allows only " +
+        `over https:// (or http://localhost); this server's PUBLIC_URL is ${ctx.services.config.publicUrl}.`,
+    );
   }
   return await createCheckoutSession(ctx, qrId, {
     embedLink,

@@ -16,7 +16,7 @@ import {
 import { completeCheckoutSession } from "../../lib/checkout/attempts.ts";
 import { toCheckoutSession } from "../../lib/checkout/mod.ts";
 import { createPreviewSession } from "../../lib/checkout/preview.ts";
-import { createPayment, toPayment } from "../../lib/payments/mod.ts";
+import { createPayment, requireSandbox, toPayment } from "../../lib/payments/mod.ts";
 import { CreatePaymentRequest } from "../../lib/payments/schemas.ts";
 import { listEndpointDeliveries } from "../../lib/webhooks/delivery_log.ts";
 import { toWebhookEndpoint } from "../../lib/webhooks/endpoints.ts";
@@ -106,6 +106,8 @@ export function createQuickstartPages(deps: PanelDeps): Hono<PanelEnv> {
   });
 
   app.post(`${BASE}/run/:step`, async (c) => {
+    // The Quick Start creates test data and pays with test codes: the sandbox's alone.
+    requireSandbox(services);
     const ctx = orgCtx(c);
     const session = c.get("session");
     const body = parseRequest(RunBody, await c.req.json().catch(() => ({})));
