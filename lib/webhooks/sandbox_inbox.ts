@@ -2,14 +2,11 @@ import {
   findEndpointsWithUrl,
   findInboxByPublicId,
   findInboxOfOrganisation,
-  insertInbox,
   insertInboxRequest,
   listInboxRequests,
 } from "../../db/sandbox_inbox.ts";
 import type { SandboxInboxRequestRow, SandboxInboxRow } from "../../db/schema.ts";
 import type { OrgContext, Services } from "../context.ts";
-import { newId } from "../ids.ts";
-import { requireSandbox } from "../payments/mod.ts";
 import { signingSecrets } from "./endpoints.ts";
 import { verifyWebhook, WebhookVerificationError } from "./verify.ts";
 
@@ -29,26 +26,6 @@ export const INBOX_MAX_BODY_BYTES = 256 * 1024;
 /** The URL of an inbox, on this environment's public host. */
 export function sandboxInboxUrl(publicUrl: string, inboxId: string): string {
   return `${publicUrl}/sandbox/webhook-inbox/${inboxId}`;
-}
-
-/** The organisation's inbox, if it has one. */
-export function findSandboxInbox(ctx: OrgContext): Promise<SandboxInboxRow | undefined> {
-  return findInboxOfOrganisation(ctx.db, ctx.orgId);
-}
-
-/** The organisation's inbox, created on first use (sandbox only). */
-export async function ensureSandboxInbox(ctx: OrgContext): Promise<SandboxInboxRow> {
-  requireSandbox(ctx.services);
-  const existing = await findSandboxInbox(ctx);
-  if (existing) return existing;
-  return await ctx.write(async (trx) =>
-    await findInboxOfOrganisation(trx, ctx.orgId) ??
-      await insertInbox(trx, {
-        public_id: newId("sandboxInbox"),
-        org_id: ctx.orgId,
-        created_at: ctx.services.clock.now(),
-      })
-  );
 }
 
 const KEPT_HEADERS = [
@@ -159,7 +136,7 @@ export async function listSandboxInboxRequests(
   ctx: OrgContext,
   limit: number,
 ): Promise<InboxRequest[]> {
-  const inbox = await findSandboxInbox(ctx);
+  const inbox = await findInboxOfOrganisation(ctx.db, ctx.orgId);
   if (!inbox) return [];
   return (await listInboxRequests(ctx.db, inbox.id, limit)).map(toInboxRequest);
 }

@@ -12,14 +12,18 @@ import {
 import { allow, type PanelDeps, type PanelEnv, renderPanel } from "./kit.tsx";
 
 /** Text with `code` spans, as the API's descriptions write them. */
-function Prose(props: { text: string | null }) {
-  if (!props.text) return null;
-  const parts: ComponentChildren[] = props.text.split(/(`[^`]+`)/).map((part, index) =>
+function withCode(text: string): ComponentChildren[] {
+  return text.split(/(`[^`]+`)/).map((part, index) =>
     part.startsWith("`") && part.endsWith("`") && part.length > 2
       ? <code key={index}>{part.slice(1, -1)}</code>
       : part
   );
-  return <p class="ref__prose">{parts}</p>;
+}
+
+/** A paragraph of description. */
+function Prose(props: { text: string | null }) {
+  if (!props.text) return null;
+  return <p class="ref__prose">{withCode(props.text)}</p>;
 }
 
 function TypeLink(props: { type: string; ref: string | null }) {
@@ -155,7 +159,7 @@ function Operation(props: { operation: ReferenceOperation; server: string }) {
                 {" · "}
               </>
             )}
-            <span class="ref__response-text">{response.description}</span>
+            <span class="ref__response-text">{withCode(response.description)}</span>
           </li>
         ))}
       </ul>

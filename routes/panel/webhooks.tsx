@@ -322,7 +322,11 @@ function DeliveryLog(props: {
                                   <DateTime at={Date.parse(attempt.startedAt)} />
                                 </td>
                                 <td>
-                                  <span class={attempt.succeeded ? "text-success" : "text-danger"}>
+                                  <span
+                                    class={`nowrap ${
+                                      attempt.succeeded ? "text-success" : "text-danger"
+                                    }`}
+                                  >
                                     {attempt.responseStatus !== null
                                       ? `HTTP ${attempt.responseStatus}`
                                       : attempt.errorCode}
@@ -549,48 +553,38 @@ export function createWebhookPages(services: Services): Hono<PanelEnv> {
               </p>
             </Notice>
           )}
-          <div class="grid grid--sidebar">
-            <div class="stack">
-              <Card title="Delivery log" id="log">
-                <DeliveryLog
-                  deliveries={log.data}
-                  endpoint={endpoint}
-                  csrf={session.csrfToken}
-                  next={log.hasMore ? `${here}?startingAfter=${log.data.at(-1)!.id}#log` : null}
-                />
-              </Card>
-            </div>
-            <div class="stack">
-              <Card title="Signing secret" id="secret">
-                <p>
-                  Signature header: <code class="strong">{SIGNATURE_HEADER}</code>
-                </p>
-                {shown.secret
-                  ? (
-                    <>
-                      <OnceValue
-                        id="signing-secret"
-                        value={shown.secret}
-                        label={shown.rotated ? "New signing secret" : "Signing secret"}
-                      />
-                      {shown.previousUntil && (
-                        <p class="muted small">
-                          The previous secret also signs until{" "}
-                          <DateTime at={Date.parse(shown.previousUntil)} />, so your server can
-                          switch without rejecting a delivery.
-                        </p>
-                      )}
-                    </>
-                  )
-                  : (
-                    <form method="post" action={`${here}/secret`} class="inline-form">
-                      <CsrfField token={session.csrfToken} />
-                      <code class="masked" aria-label="hidden secret">whsec_••••••••••••••••</code>
-                      <button type="submit" class="button button--small button--secondary">
-                        Reveal
-                      </button>
-                    </form>
-                  )}
+          <div class="grid grid--2">
+            <Card title="Signing secret" id="secret">
+              <p>
+                Signature header: <code class="strong">{SIGNATURE_HEADER}</code>
+              </p>
+              {shown.secret
+                ? (
+                  <>
+                    <OnceValue
+                      id="signing-secret"
+                      value={shown.secret}
+                      label={shown.rotated ? "New signing secret" : "Signing secret"}
+                    />
+                    {shown.previousUntil && (
+                      <p class="muted small">
+                        The previous secret also signs until{" "}
+                        <DateTime at={Date.parse(shown.previousUntil)} />, so your server can switch
+                        without rejecting a delivery.
+                      </p>
+                    )}
+                  </>
+                )
+                : (
+                  <form method="post" action={`${here}/secret`} class="inline-form">
+                    <CsrfField token={session.csrfToken} />
+                    <code class="masked" aria-label="hidden secret">whsec_••••••••••••••••</code>
+                    <button type="submit" class="button button--small button--secondary">
+                      Reveal
+                    </button>
+                  </form>
+                )}
+              <div class="actions">
                 <ConfirmAction
                   action={`${here}/rotate`}
                   csrf={session.csrfToken}
@@ -601,63 +595,73 @@ export function createWebhookPages(services: Services): Hono<PanelEnv> {
                   A new secret signs from now on; the current one keeps signing too for 24 hours, so
                   deploy the new one within a day.
                 </ConfirmAction>
-                <CodeBlock
-                  id="verify-snippet"
-                  label="Verify in Node, Deno or Bun"
-                  code={verificationSnippet()}
-                />
-              </Card>
-              <Card title="Settings" id="settings">
-                <Facts>
-                  <Fact label="Status">
-                    {endpoint.enabled === 1
-                      ? <StatusBadge status="ENABLED" label="Enabled" />
-                      : <StatusBadge status="DISABLED" label="Disabled" />}
-                  </Fact>
-                  <Fact label="Events">
-                    {resource.events.includes("*") ? "All events" : resource.events.join(", ")}
-                  </Fact>
-                  <Fact label="Description">{resource.description ?? "—"}</Fact>
-                  <Fact label="Id">
-                    <Id>{resource.id}</Id>
-                  </Fact>
-                  <Fact label="Created">
-                    <DateTime at={endpoint.created_at} />
-                  </Fact>
-                </Facts>
-                <div class="actions">
-                  <a class="button button--small button--secondary" href={`${here}/edit`}>Edit</a>
+              </div>
+            </Card>
+            <Card title="Settings" id="settings">
+              <Facts>
+                <Fact label="Status">
                   {endpoint.enabled === 1
-                    ? (
-                      <ConfirmAction
-                        action={`${here}/disable`}
-                        csrf={session.csrfToken}
-                        label="Disable"
-                        confirmLabel="Disable endpoint"
-                      >
-                        Pending deliveries are canceled and nothing is sent until you enable it.
-                      </ConfirmAction>
-                    )
-                    : (
-                      <form method="post" action={`${here}/enable`} class="inline-form" data-once>
-                        <CsrfField token={session.csrfToken} />
-                        <button type="submit" class="button button--small button--primary">
-                          Enable
-                        </button>
-                      </form>
-                    )}
-                  <ConfirmAction
-                    action={`${here}/delete`}
-                    csrf={session.csrfToken}
-                    label="Delete"
-                    confirmLabel="Delete endpoint"
-                  >
-                    Deliveries stop and its secret is wiped. The delivery log stays in the API.
-                  </ConfirmAction>
-                </div>
-              </Card>
-            </div>
+                    ? <StatusBadge status="ENABLED" label="Enabled" />
+                    : <StatusBadge status="DISABLED" label="Disabled" />}
+                </Fact>
+                <Fact label="Events">
+                  {resource.events.includes("*") ? "All events" : resource.events.join(", ")}
+                </Fact>
+                <Fact label="Description">{resource.description ?? "—"}</Fact>
+                <Fact label="Id">
+                  <Id>{resource.id}</Id>
+                </Fact>
+                <Fact label="Created">
+                  <DateTime at={endpoint.created_at} />
+                </Fact>
+              </Facts>
+              <div class="actions">
+                <a class="button button--small button--secondary" href={`${here}/edit`}>Edit</a>
+                {endpoint.enabled === 1
+                  ? (
+                    <ConfirmAction
+                      action={`${here}/disable`}
+                      csrf={session.csrfToken}
+                      label="Disable"
+                      confirmLabel="Disable endpoint"
+                    >
+                      Pending deliveries are canceled and nothing is sent until you enable it.
+                    </ConfirmAction>
+                  )
+                  : (
+                    <form method="post" action={`${here}/enable`} class="inline-form" data-once>
+                      <CsrfField token={session.csrfToken} />
+                      <button type="submit" class="button button--small button--primary">
+                        Enable
+                      </button>
+                    </form>
+                  )}
+                <ConfirmAction
+                  action={`${here}/delete`}
+                  csrf={session.csrfToken}
+                  label="Delete"
+                  confirmLabel="Delete endpoint"
+                >
+                  Deliveries stop and its secret is wiped. The delivery log stays in the API.
+                </ConfirmAction>
+              </div>
+            </Card>
           </div>
+          <Card title="Delivery log" id="log">
+            <DeliveryLog
+              deliveries={log.data}
+              endpoint={endpoint}
+              csrf={session.csrfToken}
+              next={log.hasMore ? `${here}?startingAfter=${log.data.at(-1)!.id}#log` : null}
+            />
+          </Card>
+          <Card title="Verify the signature on your server" id="verify">
+            <p>
+              Pass the raw body and the headers to a Standard Webhooks library with this endpoint's
+              secret; answer 2xx within 15 seconds and do the work afterwards.
+            </p>
+            <CodeBlock id="verify-snippet" label="Node, Deno or Bun" code={verificationSnippet()} />
+          </Card>
         </>
       ),
     });
