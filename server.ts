@@ -31,6 +31,7 @@ function banner(config: Config, demo: DemoCredentials | null): string {
   const url = config.publicUrl;
   const lines = [
     `Paystead ${config.environment} is running on port ${config.port}.`,
+    `  Panel:     ${url}/panel`,
     `  API:       ${url}/api/v1   (reference: ${url}/api/v1/openapi.json)`,
     `  Data:      ${config.databaseUrl}, ${config.accountsDatabaseUrl}`,
   ];
@@ -38,7 +39,7 @@ function banner(config: Config, demo: DemoCredentials | null): string {
     lines.push(
       "",
       `First start: created the demo organisation '${demo.orgSlug}' (plan ENTERPRISE).`,
-      `  Login:     ${demo.email}`,
+      `  Login:     ${demo.email}   at ${url}/panel`,
       `  Password:  ${demo.oneTimePassword}   (one-time; choose your own at first sign-in)`,
       `  API key:   ${demo.apiKey}`,
       "",

@@ -156,3 +156,19 @@ export async function nextCheckoutSessionExpiry(db: Db): Promise<number | null> 
     .executeTakeFirst();
   return typeof row?.at === "number" ? row.at : null;
 }
+
+/** Lists an organisation's sessions newest first, optionally in one status, after a row id. */
+export function listCheckoutSessions(
+  db: Db,
+  orgId: number,
+  filter: { status?: string; beforeId?: number; limit: number },
+): Promise<CheckoutSessionRecord[]> {
+  let query = selectSessions(db).where("checkout_sessions.org_id", "=", orgId);
+  if (filter.status !== undefined) {
+    query = query.where("checkout_sessions.status", "=", filter.status);
+  }
+  if (filter.beforeId !== undefined) {
+    query = query.where("checkout_sessions.id", "<", filter.beforeId);
+  }
+  return query.orderBy("checkout_sessions.id", "desc").limit(filter.limit).execute();
+}

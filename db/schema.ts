@@ -37,12 +37,54 @@ export interface MembershipsTable {
   created_at: number;
 }
 
+/** A signed-in panel session; only a hash of its token is kept. Times are system time. */
+export interface PanelSessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  /** The organisation the session works in (a user may belong to several). */
+  org_id: number;
+  created_at: number;
+  last_seen_at: number;
+  /** The absolute end of the session, however active it is. */
+  expires_at: number;
+  client_address: string | null;
+  user_agent: string | null;
+}
+
+/** Failed sign-ins of one subject (`account:<e-mail>` or `address:<client address>`). */
+export interface SignInThrottleTable {
+  subject: string;
+  failures: number;
+  window_started_at: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
+/** An invitation to join an organisation, redeemed once through a link. */
+export interface InvitationsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  revoked_at: number | null;
+}
+
 /** The accounts database, shared by both environments. */
 export interface AccountsSchema {
   schema_migrations: SchemaMigrationsTable;
   organisations: OrganisationsTable;
   users: UsersTable;
   memberships: MembershipsTable;
+  panel_sessions: PanelSessionsTable;
+  sign_in_throttle: SignInThrottleTable;
+  invitations: InvitationsTable;
 }
 
 export interface ApiKeysTable {
@@ -301,6 +343,29 @@ export interface WebhookFanoutCursorTable {
   last_event_id: number;
 }
 
+/** The sandbox's built-in webhook receiver of one organisation (the Quick Start's). */
+export interface SandboxInboxesTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  created_at: number;
+}
+
+/** One request the sandbox inbox received, with whether its signature verified. */
+export interface SandboxInboxRequestsTable {
+  id: Generated<number>;
+  inbox_id: number;
+  received_at: number;
+  webhook_id: string | null;
+  event_type: string | null;
+  verified: number;
+  /** Which secret verified it, or why it did not verify. */
+  verification: string;
+  /** JSON object of the webhook-* and content-type headers. */
+  headers: string;
+  body: string;
+}
+
 /** One environment's database (`sandbox.db` or `production.db`). */
 export interface EnvironmentSchema {
   schema_migrations: SchemaMigrationsTable;
@@ -321,11 +386,16 @@ export interface EnvironmentSchema {
   webhook_attempts: WebhookAttemptsTable;
   webhook_endpoint_records: WebhookEndpointRecordsTable;
   webhook_fanout_cursor: WebhookFanoutCursorTable;
+  sandbox_inboxes: SandboxInboxesTable;
+  sandbox_inbox_requests: SandboxInboxRequestsTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
+export type PanelSessionRow = Selectable<PanelSessionsTable>;
+export type SignInThrottleRow = Selectable<SignInThrottleTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NewOffer = Insertable<OffersTable>;
@@ -348,3 +418,5 @@ export type NewWebhookDelivery = Insertable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type NewWebhookAttempt = Insertable<WebhookAttemptsTable>;
 export type WebhookEndpointRecordRow = Selectable<WebhookEndpointRecordsTable>;
+export type SandboxInboxRow = Selectable<SandboxInboxesTable>;
+export type SandboxInboxRequestRow = Selectable<SandboxInboxRequestsTable>;

@@ -1,11 +1,20 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { findApiKeyByHash, insertApiKey, touchApiKey } from "../db/api_keys.ts";
+import {
+  findApiKey,
+  findApiKeyByHash,
+  insertApiKey,
+  listApiKeys,
+  touchApiKey,
+  updateApiKeyValidity,
+} from "../db/api_keys.ts";
 import type { Store } from "../db/client.ts";
 import { findOrganisation } from "../db/organisations.ts";
 import type { AccountsSchema, ApiKeyRow, EnvironmentSchema } from "../db/schema.ts";
 import type { Clock } from "./clock.ts";
 import { type Config, type Environment, ENVIRONMENTS, publicUrlOf } from "./config.ts";
-import { ApiError } from "./errors.ts";
+import { z } from "zod";
+import { parseField } from "./accounts.ts";
+import { ApiError, notFound } from "./errors.ts";
 import { newId, randomToken } from "./ids.ts";
 import type { Logger } from "./log.ts";
 import { API_MINIMUM_PLAN, type Plan, planAtLeast } from "./plans.ts";
@@ -43,24 +52,153 @@ export interface CreatedApiKey {
   secret: string;
 }
 
+/** A key's name: what it is for, so the right one gets revoked. */
+export const ApiKeyName = z.string().trim().min(1, "must not be empty").max(
+  100,
+  "must be at most 100 characters",
+);
+
+function newKeyValues(orgId: number, name: string, environment: Environment, now: number) {
+  const secret = generateApiKeySecret(environment);
+  return {
+    secret,
+    values: {
+      public_id: newId("apiKey"),
+      org_id: orgId,
+      name,
+      secret_hash: hashApiKey(secret),
+      last_four: secret.slice(-4),
+      created_at: now,
+      expires_at: null,
+    },
+  };
+}
+
 /** Creates an API key for an organisation in this environment's database. */
 export async function createApiKey(
   store: Store<EnvironmentSchema>,
   input: { orgId: number; name: string; environment: Environment; now: number },
 ): Promise<CreatedApiKey> {
-  const secret = generateApiKeySecret(input.environment);
-  const record = await store.write((trx) =>
-    insertApiKey(trx, {
-      public_id: newId("apiKey"),
-      org_id: input.orgId,
-      name: input.name,
-      secret_hash: hashApiKey(secret),
-      last_four: secret.slice(-4),
-      created_at: input.now,
-      expires_at: null,
-    })
-  );
+  const name = parseField(ApiKeyName, input.name, "name");
+  const { secret, values } = newKeyValues(input.orgId, name, input.environment, input.now);
+  const record = await store.write((trx) => insertApiKey(trx, values));
   return { record, secret };
+}
+
+/** Where a key stands at a moment. */
+export type ApiKeyStatus = "ACTIVE" | "EXPIRING" | "EXPIRED" | "REVOKED";
+
+/** A key as the panel lists it: never its secret, which is not stored. */
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  /** What every secret of this environment starts with, such as `sk_sandbox_`. */
+  prefix: string;
+  lastFour: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  status: ApiKeyStatus;
+}
+
+/** The status of a key at `now`; times of keys are system time, as the authenticator's. */
+export function apiKeyStatus(row: ApiKeyRow, now: number): ApiKeyStatus {
+  if (row.revoked_at !== null && row.revoked_at <= now) return "REVOKED";
+  if (row.expires_at !== null) return row.expires_at <= now ? "EXPIRED" : "EXPIRING";
+  return "ACTIVE";
+}
+
+/** The panel's form of a key. */
+export function toApiKeySummary(
+  row: ApiKeyRow,
+  environment: Environment,
+  now: number,
+): ApiKeySummary {
+  return {
+    id: row.public_id,
+    name: row.name,
+    prefix: `sk_${environment}_`,
+    lastFour: row.last_four,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    status: apiKeyStatus(row, now),
+  };
+}
+
+/** An organisation's keys in this environment, newest first. */
+export async function listApiKeysOf(
+  store: Store<EnvironmentSchema>,
+  orgId: number,
+): Promise<ApiKeyRow[]> {
+  return await listApiKeys(store.db, orgId);
+}
+
+function assertUsable(row: ApiKeyRow, now: number, verb: string): void {
+  const status = apiKeyStatus(row, now);
+  if (status === "REVOKED" || status === "EXPIRED") {
+    throw new ApiError(
+      "state_conflict",
+      `The key '${row.name}' is already ${status.toLowerCase()}; there is nothing to ${verb}.`,
+    );
+  }
+}
+
+/** Revokes a key at once: requests with it fail from now on (401 `api_key_revoked`). */
+export async function revokeApiKey(
+  store: Store<EnvironmentSchema>,
+  input: { orgId: number; keyId: string; now: number },
+): Promise<ApiKeyRow> {
+  return await store.write(async (trx) => {
+    const row = await findApiKey(trx, input.orgId, input.keyId);
+    if (!row) throw notFound("API key", input.keyId, "id");
+    assertUsable(row, input.now, "revoke");
+    return (await updateApiKeyValidity(trx, row.id, { revoked_at: input.now }))!;
+  });
+}
+
+/** The longest a rolled key may keep working: a week, as at Stripe. */
+export const MAX_ROLL_DELAY_MS = 7 * 86_400_000;
+
+/**
+ * Rolls a key: a new key with the same name, and the old one expiring after `expiresInMs` (0:
+ * at once), both in one write, so there is never a moment with neither. An old key already
+ * expiring sooner keeps its earlier end.
+ */
+export async function rollApiKey(
+  store: Store<EnvironmentSchema>,
+  input: {
+    orgId: number;
+    keyId: string;
+    expiresInMs: number;
+    environment: Environment;
+    now: number;
+  },
+): Promise<CreatedApiKey & { previous: ApiKeyRow }> {
+  if (
+    !Number.isInteger(input.expiresInMs) || input.expiresInMs < 0 ||
+    input.expiresInMs > MAX_ROLL_DELAY_MS
+  ) {
+    throw new ApiError(
+      "parameter_invalid",
+      "The old key may keep working for at most 7 days after a roll.",
+      { param: "expiresIn" },
+    );
+  }
+  return await store.write(async (trx) => {
+    const row = await findApiKey(trx, input.orgId, input.keyId);
+    if (!row) throw notFound("API key", input.keyId, "id");
+    assertUsable(row, input.now, "roll");
+    const { secret, values } = newKeyValues(input.orgId, row.name, input.environment, input.now);
+    const record = await insertApiKey(trx, values);
+    const end = input.now + input.expiresInMs;
+    const previous = (await updateApiKeyValidity(trx, row.id, {
+      expires_at: row.expires_at === null ? end : Math.min(row.expires_at, end),
+    }))!;
+    return { record, secret, previous };
+  });
 }
 
 function masked(secret: string): string {

@@ -24,6 +24,7 @@ const ERROR_CODES = {
   api_key_expired: [401, "authentication"],
   api_key_wrong_environment: [401, "authentication"],
   not_signed_in: [401, "authentication"],
+  credentials_invalid: [401, "authentication"],
   plan_required: [403, "permission"],
   role_required: [403, "permission"],
   sandbox_only: [403, "permission"],

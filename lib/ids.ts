@@ -16,6 +16,8 @@ export const ID_PREFIXES = {
   request: "req",
   organisation: "org",
   user: "usr",
+  invitation: "inv",
+  sandboxInbox: "inb",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

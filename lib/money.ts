@@ -15,3 +15,30 @@ export function formatMoney(amount: number, currency: string, locale = "en"): st
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(amount / 10 ** digits);
 }
+
+/** How many minor-unit digits a currency has (2 for PLN, 0 for JPY, 3 for KWD). */
+export function currencyDigits(currency: string): number {
+  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
+    .maximumFractionDigits ?? 2;
+}
+
+/**
+ * Reads an amount a person typed in major units ("12.50", "12,50", "1 250", "1,250.00") as minor
+ * units; null when it is not a plain positive number or has more decimals than the currency.
+ */
+export function parseMajorAmount(text: string, currency: string): number | null {
+  let value = text.trim().replace(/[\s\u00a0]/g, "");
+  if (value.includes(".") && value.includes(",")) value = value.replace(/,/g, "");
+  const match = /^(\d{1,15})(?:[.,](\d+))?$/.exec(value);
+  if (!match) return null;
+  const digits = currencyDigits(currency);
+  const fraction = match[2] ?? "";
+  if (fraction.length > digits) return null;
+  return Number(match[1]) * 10 ** digits + Number(fraction.padEnd(digits, "0") || "0");
+}
+
+/** Minor units as a plain major-unit number for a form field: `1250, "PLN"` is `12.50`. */
+export function formatMajorAmount(amount: number, currency: string): string {
+  const digits = currencyDigits(currency);
+  return (amount / 10 ** digits).toFixed(digits);
+}

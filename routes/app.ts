@@ -10,6 +10,7 @@ import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
+import { panelCleanupJob } from "../lib/panel/sessions.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
@@ -35,7 +36,9 @@ import { RequestDrain } from "./middleware/drain.ts";
 import { requestId } from "./middleware/request_id.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { createMetrics, createOps } from "./ops.ts";
+import { createPanel } from "./panel/mod.tsx";
 import { createPayPages } from "./pay.tsx";
+import { createSandboxInbox } from "./sandbox_inbox.ts";
 import { createStaticRoutes } from "./static.ts";
 
 /** What the app runs on. Tests pass temporary databases, a manual clock and no timers. */
@@ -65,7 +68,7 @@ export interface PaysteadApp {
   drain: RequestDrain;
 }
 
-/** Builds the whole HTTP app (API, operational endpoints) on the given dependencies. */
+/** Builds the whole HTTP app (API, operational endpoints, pages, panel) on the given dependencies. */
 export function createApp(deps: AppDeps): PaysteadApp {
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger(deps.config.logLevel);
@@ -88,6 +91,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   scheduler.register(refundsJob(services));
   scheduler.register(subscriptionRenewalsJob(services));
   scheduler.register(checkoutExpiryJob(services));
+  scheduler.register(panelCleanupJob(deps.accounts, clock));
   const webhooks = new WebhookDispatcher(services, deps.webhooks);
   scheduler.register(webhookDeliveryJob(webhooks));
   webhooks.start();
@@ -119,10 +123,20 @@ export function createApp(deps: AppDeps): PaysteadApp {
     if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
   });
   app.route("/", createOps(services, metrics.printMetrics));
-  app.route("/", createApi(services, authenticator));
+  const api = createApi(services, authenticator);
+  app.route("/", api);
   app.route("/", createStaticRoutes());
   app.route("/", createCheckoutPages(services));
   app.route("/", createPayPages(services));
+  app.route("/", createSandboxInbox(services));
+  app.route(
+    "/",
+    createPanel({
+      services,
+      authenticator,
+      openApi: async () => await (await api.request("/api/v1/openapi.json")).json(),
+    }),
+  );
   app.notFound((c) =>
     renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );

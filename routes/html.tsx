@@ -10,11 +10,13 @@ import { errorResponse } from "./errors.ts";
 /**
  * The Content-Security-Policy of every page: only this origin's scripts, styles and requests
  * (no inline script or style at all), forms posting back here, and framing by `frameAncestor`
- * alone, or by nobody.
+ * alone, or by nobody. A page frames nothing unless `frameSelf` lets it frame this origin (the
+ * panel's checkout preview).
  */
-function contentSecurityPolicy(frameAncestor: string | null): string {
+function contentSecurityPolicy(frameAncestor: string | null, frameSelf: boolean): string {
   return [
     "default-src 'none'",
+    ...(frameSelf ? ["frame-src 'self'"] : []),
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
@@ -33,10 +35,13 @@ function contentSecurityPolicy(frameAncestor: string | null): string {
 export function renderPage(
   c: Context<AppEnv>,
   page: VNode,
-  options: { status?: number; frameAncestor?: string } = {},
+  options: { status?: number; frameAncestor?: string; frameSelf?: boolean } = {},
 ): Response {
   const frameAncestor = options.frameAncestor ?? null;
-  c.header("Content-Security-Policy", contentSecurityPolicy(frameAncestor));
+  c.header(
+    "Content-Security-Policy",
+    contentSecurityPolicy(frameAncestor, options.frameSelf === true),
+  );
   if (frameAncestor === null) {
     c.header("X-Frame-Options", "DENY");
     c.header("Cross-Origin-Opener-Policy", "same-origin");

@@ -12,6 +12,8 @@ Deno.test({
       const output = server.output();
       assert.match(output, new RegExp(`Paystead sandbox is running on port ${server.port}\\.`));
       assert.match(output, new RegExp(`API: +${server.url.replaceAll(".", "\\.")}/api/v1`));
+      assert.match(output, new RegExp(`Panel: +${server.url.replaceAll(".", "\\.")}/panel\n`));
+      assert.match(output, /Login: +owner@demo\.paystead\.test /);
       assert.match(
         output,
         /First start: created the demo organisation 'demo' \(plan ENTERPRISE\)\./,

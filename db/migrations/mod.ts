@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import * as accounts0001 from "./accounts/0001_init.ts";
+import * as accounts0002 from "./accounts/0002_panel.ts";
 import * as environment0001 from "./environment/0001_init.ts";
 import * as environment0002 from "./environment/0002_webhooks.ts";
 import * as environment0003 from "./environment/0003_checkout.ts";
 import * as environment0004 from "./environment/0004_billing.ts";
+import * as environment0005 from "./environment/0005_panel.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
 export interface Migration {
@@ -15,6 +17,7 @@ export interface Migration {
 /** Migrations of the accounts database, applied in key order. */
 export const accountsMigrations: Record<string, Migration> = {
   "0001_init": accounts0001,
+  "0002_panel": accounts0002,
 };
 
 /** Migrations of each environment database, applied in key order. */
@@ -23,4 +26,5 @@ export const environmentMigrations: Record<string, Migration> = {
   "0002_webhooks": environment0002,
   "0003_checkout": environment0003,
   "0004_billing": environment0004,
+  "0005_panel": environment0005,
 };

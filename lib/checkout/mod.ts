@@ -5,6 +5,7 @@ import {
   findCheckoutSessionById,
   findCheckoutSessionByPublicId,
   insertCheckoutSession,
+  listCheckoutSessions as listCheckoutSessionRows,
   transitionCheckoutSession,
 } from "../../db/checkout_sessions.ts";
 import { findOffer } from "../../db/offers.ts";
@@ -14,9 +15,11 @@ import { type OrgContext, type Services, wakeAtOrgTime } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
+import { pageAfter } from "../pagination.ts";
 import { MAX_AMOUNT } from "../money.ts";
 import { requireHttpsInProduction } from "../payments/mod.ts";
 import { embedOriginOf } from "./origins.ts";
+import type { ListQuery, Page } from "../schemas.ts";
 import type { CheckoutSession, CreateCheckoutSessionRequest, LineItem } from "./schemas.ts";
 import { isOriginAllowed } from "./settings.ts";
 import { canTransition, MILESTONE_COLUMN, type SessionStatus, TRANSITION_EVENT } from "./status.ts";
@@ -25,6 +28,14 @@ export type { CheckoutSessionRecord };
 
 /** The scheduled job that expires open sessions at their `expiresAt` (see jobs.ts). */
 export const CHECKOUT_EXPIRY_JOB = "checkout-session-expiry";
+
+/**
+ * The origin of this environment's own pages. The panel's live preview embeds checkout there,
+ * so sessions created for it may use it without the merchant listing it (see createPreviewSession).
+ */
+export function ownOrigin(services: Services): string {
+  return new URL(services.config.publicUrl).origin;
+}
 
 /** The checkout page of a session, loaded in the merchant's iframe. */
 export function embedUrl(publicUrl: string, sessionId: string): string {
@@ -76,12 +87,14 @@ function lineItemsTotal(lineItems: LineItem[]): number {
 
 /**
  * Creates an OPEN checkout session for an offer, to be embedded on `embedLink`, whose origin
- * must be on the organisation's allowlist.
+ * must be on the organisation's allowlist. `ownOriginAllowed` (the panel's preview, never the
+ * API) also accepts this environment's own origin.
  */
 export async function createCheckoutSession(
   ctx: OrgContext,
   qrId: string,
   input: CreateCheckoutSessionRequest,
+  options: { ownOriginAllowed?: boolean } = {},
 ): Promise<CheckoutSessionRecord> {
   const { services } = ctx;
   requireHttpsInProduction(services, input.successUrl, "successUrl");
@@ -97,7 +110,8 @@ export async function createCheckoutSession(
         param: "qrId",
       });
     }
-    if (!await isOriginAllowed(trx, ctx.orgId, embedOrigin)) {
+    const own = options.ownOriginAllowed === true && embedOrigin === ownOrigin(services);
+    if (!own && !await isOriginAllowed(trx, ctx.orgId, embedOrigin)) {
       throw new ApiError(
         "embed_origin_not_allowed",
         `The origin ${embedOrigin} of embedLink is not allowed to embed checkout. Add it with ` +
@@ -146,6 +160,19 @@ export async function getCheckoutSession(
   const row = await findCheckoutSession(ctx.db, ctx.orgId, sessionId);
   if (!row) throw notFound("checkout session", sessionId, "sessionId");
   return row;
+}
+
+/** Lists the organisation's sessions newest first, optionally in one status. */
+export function listCheckoutSessions(
+  ctx: OrgContext,
+  query: ListQuery & { status?: SessionStatus },
+): Promise<Page<CheckoutSessionRecord>> {
+  return pageAfter(
+    query,
+    (sessionId) => findCheckoutSession(ctx.db, ctx.orgId, sessionId),
+    (beforeId, limit) =>
+      listCheckoutSessionRows(ctx.db, ctx.orgId, { status: query.status, beforeId, limit }),
+  );
 }
 
 /** Finds a session by id for the public checkout page, whatever its organisation. */

@@ -6,7 +6,7 @@ import { createPayment, findPublicPayment, type PaymentRecord } from "../payment
 import { CreatePaymentRequest } from "../payments/schemas.ts";
 import { payCheckoutSession, payHostedPayment, rejectMalformedCode } from "./attempts.ts";
 import { lockedForSeconds } from "./guard.ts";
-import { type CheckoutSessionRecord, findPublicCheckoutSession } from "./mod.ts";
+import { type CheckoutSessionRecord, findPublicCheckoutSession, ownOrigin } from "./mod.ts";
 import type { LineItem } from "./schemas.ts";
 import { orgContextOnClock } from "../sandbox_clock.ts";
 import { isOriginAllowed } from "./settings.ts";
@@ -106,7 +106,9 @@ export async function loadSessionPage(
       now,
     ),
     expiresInSeconds: secondsUntil(session.expires_at, now),
-    embedAllowed: await isOriginAllowed(services.store.db, session.org_id, session.embed_origin),
+    // The panel's preview embeds on this environment's own origin, which is never on a list.
+    embedAllowed: session.embed_origin === ownOrigin(services) ||
+      await isOriginAllowed(services.store.db, session.org_id, session.embed_origin),
   };
 }
 

@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import QRCode from "qrcode";
 import { z } from "zod";
 import {
   createOffer,
@@ -8,11 +7,11 @@ import {
   listOffers,
   ListOffersQuery,
   Offer,
-  offerPayUrl,
   toOffer,
   updateOffer,
   UpdateOfferRequest,
 } from "../../lib/offers.ts";
+import { offerQrSvg } from "../../lib/offer_codes.ts";
 import { listOf } from "../../lib/schemas.ts";
 import { createApiRouter, errors, idempotencyHeader, json, jsonBody } from "./openapi.ts";
 
@@ -104,14 +103,7 @@ export const offers = createApiRouter()
     }),
     async (c) => {
       const offer = await getOffer(c.var.ctx, c.req.valid("param").qrId);
-      const svg = await QRCode.toString(
-        offerPayUrl(c.var.ctx.services.config.publicUrl, offer.public_id),
-        {
-          type: "svg",
-          errorCorrectionLevel: "M",
-          margin: 2,
-        },
-      );
+      const svg = await offerQrSvg(c.var.ctx.services.config.publicUrl, offer.public_id);
       return c.body(svg, 200, {
         "Content-Type": "image/svg+xml",
         "Cache-Control": "private, max-age=300",

@@ -1,0 +1,81 @@
+/// <reference lib="dom" />
+import { useEffect, useRef, useState } from "preact/hooks";
+
+/** The preview session to mount; its embedUrl is public (it is what a shop's page loads). */
+export interface CheckoutPreviewProps {
+  embedUrl: string;
+  sessionId: string;
+}
+
+interface LoggedMessage {
+  at: string;
+  message: Record<string, unknown>;
+}
+
+interface PaysteadEmbed {
+  mountCheckout(
+    target: Element,
+    options: Record<string, unknown>,
+  ): { destroy(): void };
+}
+
+const CALLBACKS = ["onReady", "onProcessing", "onComplete", "onFail", "onExpire", "onCancel"];
+
+/**
+ * Mounts a preview session with the real static/embed.js, exactly as a shop's page would, and
+ * lists the CHECKOUT_* messages its callbacks receive.
+ */
+export default function CheckoutPreview(props: CheckoutPreviewProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const [log, setLog] = useState<LoggedMessage[]>([]);
+  const [failed, setFailed] = useState<string | null>(null);
+
+  useEffect(() => {
+    const embed = (globalThis as unknown as { Paystead?: PaysteadEmbed }).Paystead;
+    if (!embed || !container.current) {
+      setFailed("embed.js did not load; reload the page.");
+      return;
+    }
+    const record = (message: Record<string, unknown>) =>
+      setLog((current) => [
+        { at: new Date().toLocaleTimeString(), message },
+        ...current,
+      ]);
+    const mounted = embed.mountCheckout(container.current, {
+      embedUrl: props.embedUrl,
+      title: "Checkout preview",
+      ...Object.fromEntries(CALLBACKS.map((name) => [name, record])),
+    });
+    return () => mounted.destroy();
+  }, [props.embedUrl]);
+
+  return (
+    <div class="preview">
+      <div class="preview__frame">
+        <div class="preview__browser" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+        </div>
+        <div class="preview__mount" ref={container} />
+        {failed && <p class="field__error">{failed}</p>}
+      </div>
+      <div class="preview__log">
+        <h2 class="preview__title">Messages to your page</h2>
+        <p class="muted">
+          What <code>embed.js</code> callbacks receive, newest first. Try the sandbox codes{" "}
+          <code>777123</code> and <code>500500</code>.
+        </p>
+        <ol class="preview__messages" aria-live="polite">
+          {log.length === 0 && <li class="muted">Waiting for the checkout…</li>}
+          {log.map((entry) => (
+            <li>
+              <span class="muted">{entry.at}</span> <code>{String(entry.message.type)}</code>
+              <pre><code>{JSON.stringify(entry.message, null, 2)}</code></pre>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </div>
+  );
+}

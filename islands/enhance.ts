@@ -1,0 +1,38 @@
+/// <reference lib="dom" />
+/**
+ * Small behaviours of server-rendered panel pages that need no island: local times, and forms
+ * that must not be sent twice by a double click.
+ */
+
+const DATE_TIME = new Intl.DateTimeFormat(undefined, {
+  dateStyle: "medium",
+  timeStyle: "short",
+});
+
+/** Shows `<time data-local>` (rendered in UTC by the server) in the reader's time zone. */
+function localTimes(root: ParentNode): void {
+  for (const element of root.querySelectorAll<HTMLTimeElement>("time[data-local]")) {
+    const at = new Date(element.dateTime);
+    if (!Number.isNaN(at.getTime())) element.textContent = DATE_TIME.format(at);
+  }
+}
+
+/** Disables a `form[data-once]`'s buttons once it is submitted, so it is sent once. */
+function submitOnce(root: Document): void {
+  root.addEventListener("submit", (event) => {
+    const form = event.target as HTMLFormElement;
+    if (!form.hasAttribute("data-once") || event.defaultPrevented) return;
+    // After this event: disabling a button during it would drop the button's own name/value.
+    setTimeout(() => {
+      for (const button of form.querySelectorAll<HTMLButtonElement>("button[type=submit]")) {
+        button.disabled = true;
+      }
+    });
+  });
+}
+
+/** Applies the behaviours to the page. */
+export function enhance(): void {
+  localTimes(document);
+  submitOnce(document);
+}

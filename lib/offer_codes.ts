@@ -1,0 +1,24 @@
+import QRCode from "qrcode";
+import { offerPayUrl } from "./offers.ts";
+
+/** How an offer's QR code is drawn everywhere: medium error correction, a 2-module margin. */
+const QR_OPTIONS = { errorCorrectionLevel: "M", margin: 2 } as const;
+
+/** The offer's QR code as SVG: it encodes the public pay URL `{base}/o/{qrId}`. */
+export function offerQrSvg(publicUrl: string, qrId: string): Promise<string> {
+  return QRCode.toString(offerPayUrl(publicUrl, qrId), { ...QR_OPTIONS, type: "svg" });
+}
+
+/** The offer's QR code as a PNG of about `width` pixels, for print and chat apps. */
+export async function offerQrPng(
+  publicUrl: string,
+  qrId: string,
+  width = 1024,
+): Promise<Uint8Array> {
+  const buffer = await QRCode.toBuffer(offerPayUrl(publicUrl, qrId), {
+    ...QR_OPTIONS,
+    type: "png",
+    width,
+  });
+  return new Uint8Array(buffer);
+}

@@ -1,0 +1,251 @@
+import { Hono } from "hono";
+import { AuthPage } from "../../components/panel/AuthPage.tsx";
+import { Field, FormError } from "../../components/panel/ui.tsx";
+import type { Environment } from "../../lib/config.ts";
+import type { Services } from "../../lib/context.ts";
+import { DEMO_OWNER_EMAIL } from "../../lib/demo.ts";
+import { authenticateSession, MIN_PASSWORD_LENGTH, signIn } from "../../lib/panel/sessions.ts";
+import { acceptInvitation, type InvitationView, loadInvitation } from "../../lib/panel/team.ts";
+import { sameOriginOnly } from "../middleware/same_origin.ts";
+import { renderPage } from "../html.tsx";
+import {
+  attempt,
+  clientInfo,
+  field,
+  type FormProblem,
+  type PanelEnv,
+  problemFor,
+  problemOfForm,
+  readForm,
+  redirectWith,
+  safeNext,
+  sessionToken,
+  setSessionCookie,
+} from "./kit.tsx";
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+
+function SignInPage(props: {
+  environment: Environment;
+  next: string;
+  email: string;
+  problem: FormProblem | null;
+  notice: string | null;
+}) {
+  const { problem } = props;
+  return (
+    <AuthPage title="Sign in" environment={props.environment}>
+      {props.notice && <p class="callout callout--success">{props.notice}</p>}
+      <FormError message={problemOfForm(problem, ["email", "password"])} />
+      <form method="post" action="/panel/sign-in" class="form" data-once>
+        <input type="hidden" name="next" value={props.next} />
+        <Field name="email" label="E-mail" error={problemFor(problem, "email")}>
+          {(attrs) => (
+            <input
+              {...attrs}
+              type="email"
+              autocomplete="username"
+              required
+              value={props.email}
+              autofocus
+            />
+          )}
+        </Field>
+        <Field name="password" label="Password" error={problemFor(problem, "password")}>
+          {(attrs) => <input {...attrs} type="password" autocomplete="current-password" required />}
+        </Field>
+        <button type="submit" class="button button--primary button--block">Sign in</button>
+      </form>
+      {props.environment === "sandbox" && (
+        <p class="auth__hint">
+          First start? The demo owner <code>{DEMO_OWNER_EMAIL}</code>{" "}
+          and a one-time password were printed by the server when it created the demo organisation.
+          Team members get an invitation link instead.
+        </p>
+      )}
+    </AuthPage>
+  );
+}
+
+const ROLE_TEXT = {
+  OWNER: "an owner (everything, including the team and owners)",
+  ADMIN: "an admin (integration, refunds and the team)",
+  MEMBER: "a member (offers and payments)",
+} as const;
+
+function InvitationPage(props: {
+  environment: Environment;
+  token: string;
+  invitation: InvitationView;
+  problem: FormProblem | null;
+  name: string;
+}) {
+  const { invitation, problem } = props;
+  return (
+    <AuthPage title={`Join ${invitation.orgName}`} environment={props.environment}>
+      <p class="auth__lead">
+        {invitation.invitedBy ?? "An owner"} invited <strong>{invitation.email}</strong> to join
+        {" "}
+        <strong>{invitation.orgName}</strong> as {ROLE_TEXT[invitation.role]}.
+      </p>
+      <FormError message={problemOfForm(problem, ["password", "confirm", "name"])} />
+      <form method="post" action={`/panel/invitations/${props.token}`} class="form" data-once>
+        <input type="hidden" name="email" value={invitation.email} autocomplete="username" />
+        {invitation.existingUser
+          ? (
+            <>
+              <p>You already have a Paystead account: enter its password to accept.</p>
+              <Field name="password" label="Password" error={problemFor(problem, "password")}>
+                {(attrs) => (
+                  <input {...attrs} type="password" autocomplete="current-password" required />
+                )}
+              </Field>
+            </>
+          )
+          : (
+            <>
+              <Field name="name" label="Your name" error={problemFor(problem, "name")}>
+                {(attrs) => (
+                  <input
+                    {...attrs}
+                    type="text"
+                    autocomplete="name"
+                    maxLength={100}
+                    value={props.name}
+                  />
+                )}
+              </Field>
+              <Field
+                name="password"
+                label="Choose a password"
+                hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+                error={problemFor(problem, "password")}
+              >
+                {(attrs) => (
+                  <input
+                    {...attrs}
+                    type="password"
+                    autocomplete="new-password"
+                    minLength={MIN_PASSWORD_LENGTH}
+                    required
+                  />
+                )}
+              </Field>
+              <Field
+                name="confirm"
+                label="Repeat the password"
+                error={problemFor(problem, "confirm")}
+              >
+                {(attrs) => (
+                  <input {...attrs} type="password" autocomplete="new-password" required />
+                )}
+              </Field>
+            </>
+          )}
+        <button type="submit" class="button button--primary button--block">
+          Accept and sign in
+        </button>
+      </form>
+    </AuthPage>
+  );
+}
+
+/** Sign-in and invitation links: the pages before a session exists. */
+export function createAuthPages(services: Services): Hono<PanelEnv> {
+  const { config, accounts, clock } = services;
+  const render = (c: Context<PanelEnv>, page: preact.VNode, status = 200) =>
+    renderPage(c as unknown as Context<AppEnv>, page, { status });
+
+  return new Hono<PanelEnv>()
+    .get("/panel/sign-in", async (c) => {
+      const next = safeNext(c.req.query("next"));
+      const session = await authenticateSession(accounts, sessionToken(c, config), clock.now());
+      if (session) return c.redirect(next, 303);
+      const notice = c.req.query("notice") === "signed-out" ? "You are signed out." : null;
+      return render(
+        c,
+        <SignInPage
+          environment={services.environment}
+          next={next}
+          email=""
+          problem={null}
+          notice={notice}
+        />,
+      );
+    })
+    .post("/panel/sign-in", sameOriginOnly(services), async (c) => {
+      const form = await readForm(c);
+      const next = safeNext(field(form, "next"));
+      const result = await attempt(() =>
+        signIn(accounts, {
+          email: field(form, "email"),
+          password: field(form, "password"),
+          client: clientInfo(c),
+          now: clock.now(),
+        })
+      );
+      if (!result.ok) {
+        for (const [name, value] of Object.entries(result.problem.headers ?? {})) {
+          c.header(name, value);
+        }
+        return render(
+          c,
+          <SignInPage
+            environment={services.environment}
+            next={next}
+            email={field(form, "email")}
+            problem={result.problem}
+            notice={null}
+          />,
+          result.problem.status,
+        );
+      }
+      setSessionCookie(c, config, result.value);
+      return c.redirect(next, 303);
+    })
+    .get("/panel/invitations/:token", async (c) => {
+      const token = c.req.param("token");
+      const invitation = await loadInvitation(accounts, token, clock.now());
+      return render(
+        c,
+        <InvitationPage
+          environment={services.environment}
+          token={token}
+          invitation={invitation}
+          problem={null}
+          name=""
+        />,
+      );
+    })
+    .post("/panel/invitations/:token", sameOriginOnly(services), async (c) => {
+      const token = c.req.param("token");
+      const form = await readForm(c);
+      const now = clock.now();
+      const result = await attempt(() =>
+        acceptInvitation(accounts, {
+          token,
+          name: field(form, "name"),
+          password: field(form, "password"),
+          confirm: field(form, "confirm"),
+          client: clientInfo(c),
+          now,
+        })
+      );
+      if (!result.ok) {
+        const invitation = await loadInvitation(accounts, token, now);
+        return render(
+          c,
+          <InvitationPage
+            environment={services.environment}
+            token={token}
+            invitation={invitation}
+            problem={result.problem}
+            name={field(form, "name")}
+          />,
+          result.problem.status,
+        );
+      }
+      setSessionCookie(c, config, result.value);
+      return redirectWith(c, "/panel", "joined");
+    });
+}

@@ -1,0 +1,68 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError } from "../../lib/errors.ts";
+import type { AppEnv } from "../env.ts";
+import { toApiError } from "../errors.ts";
+import { createAccountPages } from "./account.tsx";
+import { createApiKeyPages } from "./api_keys.tsx";
+import { createAuthPages } from "./auth.tsx";
+import { createCheckoutPages } from "./checkout.tsx";
+import { createDevelopersPages } from "./developers.tsx";
+import { createHomePages } from "./home.tsx";
+import { createOfferPages } from "./offers.tsx";
+import { createPaymentPages } from "./payments.tsx";
+import { createQuickstartPages } from "./quickstart.tsx";
+import { createReferencePages } from "./reference.tsx";
+import { createTeamPages } from "./team.tsx";
+import { createWebhookPages } from "./webhooks.tsx";
+import {
+  type PanelDeps,
+  type PanelEnv,
+  renderPanelError,
+  requireSession,
+  verifyCsrf,
+} from "./kit.tsx";
+
+/** A panel form is a few kilobytes; metadata and allowlists stay far below this. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+/**
+ * The merchant panel at `/panel` (and `/`, which leads there): sign-in and invitations, then,
+ * behind a session and CSRF check, one sub-app per area. Errors render as panel pages, or as
+ * JSON for the islands.
+ */
+export function createPanel(deps: PanelDeps): Hono<AppEnv> {
+  const { services } = deps;
+  const panel = new Hono<PanelEnv>();
+  panel.get("/", (c) => c.redirect("/panel", 302));
+  panel.use(
+    "/panel/*",
+    bodyLimit({
+      maxSize: MAX_FORM_BYTES,
+      onError: () => {
+        throw new ApiError("body_too_large", "This form is larger than any panel form can be.");
+      },
+    }),
+  );
+  panel.route("/", createAuthPages(services));
+  panel.use("/panel/*", requireSession(services), verifyCsrf);
+  panel.route("/", createAccountPages(services));
+  panel.route("/", createHomePages(services));
+  panel.route("/", createOfferPages(services));
+  panel.route("/", createPaymentPages(services));
+  panel.route("/", createTeamPages(services));
+  panel.route("/", createReferencePages(deps));
+  // Developers' access rule guards every page under /panel/developers, before its areas.
+  panel.route("/", createDevelopersPages(services));
+  panel.route("/", createApiKeyPages(deps));
+  panel.route("/", createWebhookPages(services));
+  panel.route("/", createCheckoutPages(services));
+  panel.route("/", createQuickstartPages(deps));
+  panel.all("/panel/*", (c) => {
+    throw new ApiError("route_not_found", `There is no page at ${c.req.path}.`);
+  });
+  panel.onError((error, c) =>
+    renderPanelError(services, c, toApiError(error, services.log, c.get("requestId")))
+  );
+  return panel as unknown as Hono<AppEnv>;
+}
