@@ -31,7 +31,8 @@ export class TokenBucketLimiter {
     const now = this.#clock.now();
     let bucket = this.#buckets.get(key);
     if (bucket) {
-      const refill = ((now - bucket.updatedAt) / 1000) * this.#perSecond;
+      // A clock that steps back (NTP, a test clock) refills nothing rather than taking tokens.
+      const refill = (Math.max(0, now - bucket.updatedAt) / 1000) * this.#perSecond;
       bucket.tokens = Math.min(this.#burst, bucket.tokens + refill);
       bucket.updatedAt = now;
     } else {

@@ -16,3 +16,14 @@ Deno.test("[rate limit] a bucket allows its burst, then refills at the rate", ()
   for (let i = 0; i < 4; i++) assert.deepEqual(limiter.take("k"), { allowed: true });
   assert.equal(limiter.take("k").allowed, false);
 });
+
+Deno.test("[rate limit] a clock stepping back takes no tokens", () => {
+  const clock = new ManualClock();
+  const limiter = new TokenBucketLimiter({ perSecond: 2, burst: 2, clock });
+  assert.deepEqual(limiter.take("k"), { allowed: true });
+  clock.advance(-86_400_000);
+  assert.deepEqual(limiter.take("k"), { allowed: true });
+  assert.deepEqual(limiter.take("k"), { allowed: false, retryAfterMs: 500 });
+  clock.advance(500);
+  assert.deepEqual(limiter.take("k"), { allowed: true });
+});

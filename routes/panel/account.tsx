@@ -171,7 +171,7 @@ export function createAccountPages(services: Services): Hono<PanelEnv> {
           current: field(form, "current"),
           password: field(form, "password"),
           confirm: field(form, "confirm"),
-          client: clientInfo(c),
+          client: clientInfo(c, services.config.trustedProxies),
           now: clock.now(),
         })
       );

@@ -180,7 +180,7 @@ export function createAuthPages(services: Services): Hono<PanelEnv> {
         signIn(accounts, {
           email: field(form, "email"),
           password: field(form, "password"),
-          client: clientInfo(c),
+          client: clientInfo(c, services.config.trustedProxies),
           now: clock.now(),
         })
       );
@@ -227,7 +227,7 @@ export function createAuthPages(services: Services): Hono<PanelEnv> {
           name: field(form, "name"),
           password: field(form, "password"),
           confirm: field(form, "confirm"),
-          client: clientInfo(c),
+          client: clientInfo(c, services.config.trustedProxies),
           now,
         })
       );

@@ -21,6 +21,7 @@ import {
 } from "../../lib/panel/sessions.ts";
 import { orgContextOnClock } from "../../lib/sandbox_clock.ts";
 import type { AppEnv } from "../env.ts";
+import { clientAddress } from "../middleware/client_address.ts";
 import { errorResponse } from "../errors.ts";
 import { renderPage } from "../html.tsx";
 
@@ -35,6 +36,7 @@ export interface PanelDeps {
 
 /** Variables of a signed-in panel request. */
 export interface PanelEnv {
+  Bindings: AppEnv["Bindings"];
   Variables: AppEnv["Variables"] & { session: PanelSession };
 }
 
@@ -89,19 +91,13 @@ export function sessionToken(c: Context, config: Config): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // Who is asking
 
-/**
- * The client's address: the connection's peer, or, when the peer is a reverse proxy on this
- * machine, the address it appended last to X-Forwarded-For (the only entry it vouches for).
- */
-export function clientInfo(c: Context): ClientInfo {
-  const peer = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr
-    ?.hostname ?? null;
-  let address = peer;
-  const forwarded = c.req.header("x-forwarded-for");
-  if (forwarded && (peer === "127.0.0.1" || peer === "::1")) {
-    address = forwarded.split(",").at(-1)!.trim().slice(0, 64) || peer;
-  }
-  return { address, userAgent: c.req.header("user-agent") ?? null };
+/** Who signs in: the client's address (behind a trusted proxy, the one it vouches for) and agent. */
+export function clientInfo(c: Context<PanelEnv>, trustedProxies: string[]): ClientInfo {
+  const address = clientAddress(c, trustedProxies);
+  return {
+    address: address === "unknown" ? null : address.slice(0, 64),
+    userAgent: c.req.header("user-agent") ?? null,
+  };
 }
 
 /** Tells whether the client asked for JSON rather than a page (the islands' fetches). */
