@@ -19,7 +19,7 @@ async function waitFor<T>(
 
 Deno.test({
   name:
-    "[multi-instance] two processes over one libSQL server share idempotency, webhooks and renewals",
+    "[multi-instance] two processes over one libSQL server share idempotency, webhooks, renewals and sessions",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
@@ -155,6 +155,27 @@ Deno.test({
           (await call(a, "GET", `/api/v1/payments?qrId=${monthly.qrId}&status=SUCCEEDED`)).body
             .data;
         assert.equal(charged.length, 2, "the first payment and exactly one renewal");
+      });
+
+      await t.step("a panel session started on one process is valid on the other", async () => {
+        const password = /Password:\s+([0-9A-Za-z]{20})/.exec(a.output() + b.output())![1];
+        const signIn = await fetch(`${a.url}/panel/sign-in`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: a.url },
+          body: new URLSearchParams({ email: "owner@demo.paystead.test", password }),
+        });
+        await signIn.body?.cancel();
+        assert.equal(signIn.status, 303);
+        const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
+        assert.match(cookie, /^paystead_session=/);
+        const signedOut = await fetch(`${b.url}/panel`, { redirect: "manual" });
+        await signedOut.body?.cancel();
+        assert.match(signedOut.headers.get("location") ?? "", /^\/panel\/sign-in/);
+        const onB = await fetch(`${b.url}/panel`, { redirect: "manual", headers: { cookie } });
+        await onB.body?.cancel();
+        // Signed in on B too: the demo owner is sent to choose a password, not to sign in.
+        assert.doesNotMatch(onB.headers.get("location") ?? "", /sign-in/);
       });
     } finally {
       await Promise.all(servers.map((server) => server.stop("SIGKILL")));

@@ -48,7 +48,8 @@ Deno.test("[ops] public pages are limited per client address, behind a trusted p
 });
 
 Deno.test({
-  name: "[ops] logs are JSON lines with request ids and never a key, secret or payment code",
+  name:
+    "[ops] logs are JSON lines with request ids and never a key, secret, password or payment code",
   sanitizeResources: false,
   async fn() {
     const dataDir = await Deno.makeTempDir({ prefix: "paystead-logs-" });
@@ -86,6 +87,15 @@ Deno.test({
         body: "code=500500",
       });
       await crashed.body?.cancel();
+      const password = /Password:\s+([0-9A-Za-z]{20})/.exec(server.output())![1];
+      const signIn = await fetch(`${server.url}/panel/sign-in`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        body: new URLSearchParams({ email: "owner@demo.paystead.test", password }),
+      });
+      await signIn.body?.cancel();
+      const session = signIn.headers.get("set-cookie")!.split(";")[0].split("=")[1];
       await new Promise((resolve) => setTimeout(resolve, 300));
 
       const lines = server.logs().split("\n").filter(Boolean);
@@ -111,6 +121,8 @@ Deno.test({
         endpoint.secret,
         endpoint.secret.slice("whsec_".length),
         rotated.body.secret ?? "",
+        password,
+        session,
       ].filter(Boolean);
       for (const secret of secrets) assert.ok(!everything.includes(secret), "a secret was logged");
       // Codes are six digits; ids may contain digit runs, so a code counts only on its own.
