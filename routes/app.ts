@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const drain = new RequestDrain();
   app.use("*", drain.middleware);
   app.use("*", metrics.middleware);
-  // Customer pages are public: a client address may open offers and try codes only so fast.
+  // Public forms: a client address may open offers, try codes and sign in only so fast.
   const perClient = new TokenBucketLimiter({ perSecond: 2, burst: 20, clock });
   const limitClient = rateLimit(
     perClient,
@@ -118,6 +118,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   app.get("/o/*", limitClient);
   app.post("/pay/*", limitClient);
   app.post("/checkout/*", limitClient);
+  app.post("/panel/sign-in", limitClient);
   app.use("/api/*", async (c, next) => {
     await next();
     if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");

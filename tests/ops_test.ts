@@ -24,7 +24,7 @@ Deno.test("[ops] an API key over its rate gets 429 with Retry-After", async () =
   }
 });
 
-Deno.test("[ops] public pages are limited per client address, behind a trusted proxy too", async () => {
+Deno.test("[ops] public pages and sign-in are limited per client address, behind a trusted proxy too", async () => {
   const app = await makeTestApp();
   try {
     const offer = await createTestOffer(app);
@@ -42,6 +42,18 @@ Deno.test("[ops] public pages are limited per client address, behind a trusted p
     // Through the local proxy, the address the proxy appended is the client.
     assert.equal((await open("127.0.0.1", "10.9.9.9, 203.0.113.5")).status, 429);
     assert.equal((await open("127.0.0.1", "203.0.113.5, 192.0.2.44")).status, 303);
+
+    // Sign-in shares the address's bucket, which is empty for 203.0.113.5 by now.
+    const signIn = await app.app.request("/panel/sign-in", {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "http://sandbox.test",
+      },
+      body: "email=a%40b.co&password=x",
+    }, { remoteAddr: { hostname: "203.0.113.5", port: 40000, transport: "tcp" } });
+    assert.equal(signIn.status, 429);
+    assert.equal(signIn.headers.get("retry-after"), "1");
   } finally {
     await app.close();
   }
