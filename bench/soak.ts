@@ -105,7 +105,8 @@ export async function benchSoak(): Promise<void> {
     const elapsed = (Date.now() - started) / 1000;
 
     const stored: string[] = [];
-    for (let after: string | undefined;;) {
+    let after: string | undefined;
+    for (;;) {
       const page = await call(
         `/api/v1/payments?qrId=${offer.qrId}&limit=100${after ? `&startingAfter=${after}` : ""}`,
       );
@@ -114,7 +115,8 @@ export async function benchSoak(): Promise<void> {
       after = page.data.at(-1).paymentId;
     }
     const events: string[] = [];
-    for (let after: string | undefined;;) {
+    after = undefined;
+    for (;;) {
       const page = await call(`/api/v1/events?limit=100${after ? `&startingAfter=${after}` : ""}`);
       events.push(...page.data.map((event: { id: string }) => event.id));
       if (!page.hasMore) break;

@@ -3,6 +3,7 @@ import { Kysely, sql } from "kysely";
 import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
+import { StorageHealth, type StorageUnavailableError } from "./storage_health.ts";
 import { WalSync } from "./wal_sync.ts";
 import type { Migration } from "./migrations/mod.ts";
 
@@ -14,6 +15,12 @@ export interface Store<S> {
   readonly db: Kysely<S>;
   /** Runs `work` in a write transaction; resolves after the commit. */
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T>;
+  /** False from a storage failure (disk full, read-only) until a write commits again. */
+  readonly writable: boolean;
+  /** Calls `listener` when the database stops or starts taking writes. */
+  onWritableChange(
+    listener: (writable: boolean, error?: StorageUnavailableError) => void,
+  ): () => void;
   /** Calls `listener` after every committed write transaction. */
   onCommit(listener: () => void): () => void;
   /** Throws unless the database answers. */
@@ -54,6 +61,15 @@ function remoteExecutor(target: Pick<Client, "execute">): StatementExecutor {
       };
     },
   };
+}
+
+/** Runs native calls as a promise, so their failure rejects instead of throwing past handlers. */
+function settle<T>(run: () => T): Promise<T> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** Opens a write transaction on a libSQL server, retrying while another writer holds the lock. */
@@ -102,15 +118,20 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     });
     const wal = new WalSync(`${path}-wal`);
     reader = readOnly;
-    openBatch = () => {
-      writer.exec("BEGIN IMMEDIATE");
-      return Promise.resolve({
-        executor: writer,
-        commit: () => Promise.resolve(writer.exec("COMMIT")),
-        rollback: () => Promise.resolve(writer.exec("ROLLBACK")),
-        durable: () => wal.sync(),
+    openBatch = () =>
+      settle(() => {
+        writer.exec("BEGIN IMMEDIATE");
+        return {
+          executor: writer,
+          commit: () => settle(() => writer.exec("COMMIT")),
+          // A full disk or an I/O error makes SQLite roll back by itself.
+          rollback: () =>
+            settle(() => {
+              if (writer.inTransaction) writer.exec("ROLLBACK");
+            }),
+          durable: () => wal.sync(),
+        };
       });
-    };
     closeConnections = () => {
       wal.close();
       readOnly.close();
@@ -123,18 +144,31 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     closeConnections = () => client.close();
   }
 
-  const writeQueue = new GroupCommitWriter<S>(openBatch);
+  const health = new StorageHealth(url);
+  const writeQueue = new GroupCommitWriter<S>(openBatch, health);
+  // Rewriting the header's user_version changes nothing yet needs the storage to take a page.
+  health.setProbe(() =>
+    writeQueue.write(async (trx) => {
+      const { rows } = await sql<{ user_version: number }>`PRAGMA user_version`.execute(trx);
+      await sql.raw(`PRAGMA user_version = ${Number(rows[0].user_version)}`).execute(trx);
+    })
+  );
   const db = new Kysely<S>({ dialect: new LibsqlDialect(() => reader) });
 
   return {
     url,
     db,
     write: (work) => writeQueue.write(work),
+    get writable() {
+      return health.writable;
+    },
+    onWritableChange: (listener) => health.onChange(listener),
     onCommit: (listener) => writeQueue.onCommit(listener),
     ping: async () => {
       await reader.execute({ sql: "SELECT 1", args: [] });
     },
     close: async () => {
+      health.stop();
       await writeQueue.idle();
       closeConnections();
     },

@@ -1,5 +1,6 @@
 import { Kysely } from "kysely";
 import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
+import type { StorageHealth } from "./storage_health.ts";
 
 /** An open write transaction handed out by the database connection. */
 export interface WriteBatch {
@@ -26,6 +27,7 @@ interface PendingWrite<S> {
  */
 export class GroupCommitWriter<S> {
   readonly #openBatch: () => Promise<WriteBatch>;
+  readonly #health: StorageHealth;
   readonly #maxBatchSize: number;
   readonly #trx: Kysely<S>;
   readonly #listeners = new Set<() => void>();
@@ -33,8 +35,10 @@ export class GroupCommitWriter<S> {
   #pending: PendingWrite<S>[] = [];
   #draining: Promise<void> | null = null;
 
-  constructor(openBatch: () => Promise<WriteBatch>, maxBatchSize = 256) {
+  /** Storage failures are reported to `health` and reach writers as `StorageUnavailableError`. */
+  constructor(openBatch: () => Promise<WriteBatch>, health: StorageHealth, maxBatchSize = 256) {
     this.#openBatch = openBatch;
+    this.#health = health;
     this.#maxBatchSize = maxBatchSize;
     this.#trx = new Kysely<S>({
       dialect: new LibsqlDialect(() => {
@@ -80,7 +84,8 @@ export class GroupCommitWriter<S> {
     try {
       batch = await this.#openBatch();
     } catch (error) {
-      for (const item of items) item.reject(error);
+      const reason = this.#health.classify(error);
+      for (const item of items) item.reject(reason);
       return;
     }
     this.#current = batch.executor;
@@ -100,18 +105,25 @@ export class GroupCommitWriter<S> {
       await batch.commit();
     } catch (error) {
       this.#current = null;
-      await batch.rollback().catch(() => {});
+      try {
+        await batch.rollback();
+      } catch {
+        // SQLite may have rolled back already (a full disk does); the failure is reported below.
+      }
+      const reason = this.#health.classify(error);
       // Settling a promise twice is a no-op, so writes that already failed keep their own error.
-      for (const item of items) item.reject(error);
+      for (const item of items) item.reject(reason);
       return;
     }
     try {
       await batch.durable?.();
     } catch (error) {
       // NOTE: committed but maybe not on disk: never acknowledge such a write.
-      for (const { item } of done) item.reject(error);
+      const reason = this.#health.fail(error);
+      for (const { item } of done) item.reject(reason);
       return;
     }
+    this.#health.succeeded();
     for (const { item, value } of done) item.resolve(value);
     for (const listener of this.#listeners) {
       try {
@@ -135,7 +147,7 @@ export class GroupCommitWriter<S> {
       // If the savepoint itself cannot be rolled back the batch is broken: let the batch fail.
       await batch.executor.execute({ sql: "ROLLBACK TO write_item", args: [] });
       await batch.executor.execute({ sql: "RELEASE write_item", args: [] });
-      item.reject(error);
+      item.reject(this.#health.classify(error));
       return { ok: false };
     }
   }

@@ -50,6 +50,11 @@ export class LocalSqliteConnection implements StatementExecutor {
     this.#db.exec(sql);
   }
 
+  /** Whether a transaction is open (SQLite ends one by itself on a full disk or an I/O error). */
+  get inTransaction(): boolean {
+    return this.#db.inTransaction;
+  }
+
   close(): void {
     this.#statements.clear();
     this.#db.close();

@@ -18,6 +18,7 @@ import { ApiError, notFound } from "./errors.ts";
 import { newId, randomToken } from "./ids.ts";
 import type { Logger } from "./log.ts";
 import { API_MINIMUM_PLAN, type Plan, planAtLeast } from "./plans.ts";
+import { isStorageUnavailable } from "./storage.ts";
 
 const SECRET_LENGTH = 32;
 const KEY_PATTERN = /^sk_(sandbox|production)_[0-9A-Za-z]{32}$/;
@@ -323,11 +324,12 @@ export class ApiKeyAuthenticator {
   #touch(row: ApiKeyRow, now: number): void {
     if (row.last_used_at !== null && now - row.last_used_at < TOUCH_INTERVAL_MS) return;
     row.last_used_at = now;
-    this.#store.write((trx) => touchApiKey(trx, row.id, now)).catch((error) =>
+    this.#store.write((trx) => touchApiKey(trx, row.id, now)).catch((error) => {
+      if (isStorageUnavailable(error)) return;
       this.#log.warn("could not record API key use", {
         apiKey: row.public_id,
         error: String(error),
-      })
-    );
+      });
+    });
   }
 }

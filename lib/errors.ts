@@ -52,6 +52,7 @@ const ERROR_CODES = {
   code_entry_locked: [429, "rate_limit"],
   internal_error: [500, "api"],
   service_unavailable: [503, "api"],
+  storage_unavailable: [503, "api"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 
 /** A code from the closed list above. */

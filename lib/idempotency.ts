@@ -93,16 +93,40 @@ export function claimIdempotencyKey(
         },
       };
     }
-    if (row.locked_until > now) {
+    if (row.locked_until > now && !wasAbandoned(store, row.id, row.locked_until)) {
       throw new ApiError(
         "idempotency_key_in_use",
         "A request with this Idempotency-Key is still running; retry after it finishes.",
       );
     }
-    // The request that held the key died before committing anything (see IdempotentRequest).
+    // The request that held the key died, or failed on storage, before committing anything.
     await relockIdempotencyKey(trx, row.id, lockedUntil);
+    abandonedClaims.get(store)?.delete(row.id);
     return { kind: "claimed", id: row.id, lockedUntil };
   });
+}
+
+/**
+ * Claims this process gave up without being able to release them (the storage failed), per
+ * store: their id and lease. A retry may take such a key over at once instead of waiting for
+ * the lease to end, as nothing of the request was committed.
+ */
+const abandonedClaims = new WeakMap<Store<EnvironmentSchema>, Map<number, number>>();
+
+function wasAbandoned(store: Store<EnvironmentSchema>, id: number, lockedUntil: number): boolean {
+  return abandonedClaims.get(store)?.get(id) === lockedUntil;
+}
+
+function abandonClaim(
+  store: Store<EnvironmentSchema>,
+  claim: { id: number; lockedUntil: number },
+  now: number,
+): void {
+  let claims = abandonedClaims.get(store);
+  if (!claims) abandonedClaims.set(store, claims = new Map());
+  // Past its lease a claim can be taken over anyway; forget those.
+  for (const [id, lockedUntil] of claims) if (lockedUntil <= now) claims.delete(id);
+  claims.set(claim.id, claim.lockedUntil);
 }
 
 interface HeldWrite {
@@ -180,16 +204,33 @@ export class IdempotentRequest {
     const held = this.#held;
     if (held && response.status < 400) {
       held.respond(response);
-      await held.committed;
+      try {
+        await held.committed;
+      } catch (error) {
+        // NOTE: the write and its stored response committed together or not at all; it failed,
+        // so the key is released and a retry runs the request again.
+        await this.#release().catch(() => {});
+        throw error;
+      }
       return;
     }
     if (held) {
       held.respond(null);
       await held.committed.catch(() => {});
     }
-    await this.#store.write((trx) =>
-      deleteIdempotencyKey(trx, this.#claim.id, this.#claim.lockedUntil)
-    );
+    await this.#release();
+  }
+
+  /** Gives the key back; if the storage cannot take that, lets this process's next claim take it. */
+  async #release(): Promise<void> {
+    try {
+      await this.#store.write((trx) =>
+        deleteIdempotencyKey(trx, this.#claim.id, this.#claim.lockedUntil)
+      );
+    } catch (error) {
+      abandonClaim(this.#store, this.#claim, this.#claim.lockedUntil - LEASE_MS);
+      throw error;
+    }
   }
 }
 

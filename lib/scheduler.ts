@@ -1,5 +1,6 @@
 import type { Clock } from "./clock.ts";
 import { errorFields, type Logger } from "./log.ts";
+import { isStorageUnavailable } from "./storage.ts";
 
 /** Background work that becomes due at known times (expiries, timeouts, retries). */
 export interface ScheduledJob {
@@ -106,7 +107,9 @@ export class Scheduler {
         try {
           next = await entry.job.run(now);
         } catch (error) {
-          this.#log.error("scheduled job failed", { job: entry.job.name, ...errorFields(error) });
+          if (!isStorageUnavailable(error)) {
+            this.#log.error("scheduled job failed", { job: entry.job.name, ...errorFields(error) });
+          }
           next = now + RETRY_AFTER_ERROR_MS;
         }
         // A wake() during the run may already have asked for an earlier time.

@@ -16,6 +16,7 @@ import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { refundsJob } from "../lib/refunds/jobs.ts";
 import { Scheduler } from "../lib/scheduler.ts";
+import { logStorageChanges } from "../lib/storage.ts";
 import { subscriptionRenewalsJob } from "../lib/subscriptions/renewals.ts";
 import { startSubscriptionOnPayment } from "../lib/subscriptions/start.ts";
 import { type HostResolver, resolveHostAddresses } from "../lib/webhooks/address_policy.ts";
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     resolveHost: deps.resolveHost ?? resolveHostAddresses,
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
+  logStorageChanges(services);
   scheduler.register(paymentDeadlinesJob(services));
   scheduler.register(idempotencyCleanupJob(deps.store, clock));
   scheduler.register(refundsJob(services));

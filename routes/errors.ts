@@ -2,9 +2,13 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
+import { StorageUnavailableError } from "../db/storage_health.ts";
 import { ApiError } from "../lib/errors.ts";
 import { errorFields, type Logger } from "../lib/log.ts";
 import type { AppEnv } from "./env.ts";
+
+/** How long a client is asked to wait when the storage cannot take writes. */
+const STORAGE_RETRY_AFTER_S = 5;
 
 /** The contract's error body for an `ApiError`. */
 export function errorBody(error: ApiError, requestId: string) {
@@ -40,6 +44,14 @@ export function toApiError(error: unknown, log: Logger, requestId: string): ApiE
           "Send the request body as JSON with 'Content-Type: application/json'.",
         );
     }
+  }
+  // The store logs a storage failure once, when it starts; it is no news per request.
+  if (error instanceof StorageUnavailableError) {
+    return new ApiError(
+      "storage_unavailable",
+      "The server cannot store anything right now; nothing of this request was kept. Retry later.",
+      { headers: { "Retry-After": String(STORAGE_RETRY_AFTER_S) } },
+    );
   }
   log.error("unhandled error", { requestId, ...errorFields(error) });
   return new ApiError(

@@ -42,6 +42,9 @@ export function createOps(services: Services, printMetrics: MiddlewareHandler): 
   return new Hono<AppEnv>()
     .get("/healthz", (c) => c.json({ status: "ok", environment: services.environment }))
     .get("/readyz", async (c) => {
+      if (!services.store.writable || !services.accounts.writable) {
+        return c.json({ status: "unavailable", reason: "the storage cannot take writes" }, 503);
+      }
       try {
         await Promise.all([services.store.ping(), services.accounts.ping()]);
         return c.json({ status: "ready" });

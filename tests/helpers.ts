@@ -42,6 +42,8 @@ export async function makeTestApp(options: {
   env?: Record<string, string>;
   resolveHost?: HostResolver;
   webhooks?: WebhookDeliveryOptions;
+  /** Wraps the environment store the app writes through (to make its writes fail). */
+  wrapStore?: (store: Store<EnvironmentSchema>) => Store<EnvironmentSchema>;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -73,7 +75,7 @@ export async function makeTestApp(options: {
   });
   const built = createApp({
     config,
-    store,
+    store: options.wrapStore?.(store) ?? store,
     accounts,
     clock,
     provider: options.provider ?? new SandboxProvider(),

@@ -7,6 +7,7 @@ import {
 import { readOutboxPosition } from "../../db/webhook_fanout.ts";
 import type { Services } from "../context.ts";
 import { errorFields } from "../log.ts";
+import { isStorageUnavailable } from "../storage.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import { cachedPublicHostCheck, type HostChecker } from "./address_policy.ts";
 import {
@@ -181,7 +182,9 @@ export class WebhookDispatcher {
         await new Promise((resolve) => setTimeout(resolve, this.#apiActive() ? busy : 0));
       }
     } catch (error) {
-      this.#services.log.error("webhook queue failed", errorFields(error));
+      if (!isStorageUnavailable(error)) {
+        this.#services.log.error("webhook queue failed", errorFields(error));
+      }
       this.#pumpAgain = false;
       this.#wake(this.#services.clock.now() + RETRY_AFTER_ERROR_MS);
     }
@@ -379,7 +382,11 @@ export class WebhookDispatcher {
     if (claims.length === 0 || this.#stopped) return;
     const { store, clock, log } = this.#services;
     store.write((trx) => extendLeases(trx, claims, clock.now() + this.#options.leaseMs))
-      .catch((error) => log.warn("renewing webhook leases failed", errorFields(error)));
+      .catch((error) => {
+        if (!isStorageUnavailable(error)) {
+          log.warn("renewing webhook leases failed", errorFields(error));
+        }
+      });
   }
 
   #clearLeaseTimer(): void {

@@ -1,0 +1,129 @@
+/**
+ * Failures of the storage under a database (disk full, read-only, I/O error, failed fsync), told
+ * apart from failures of a statement, and the database's state: taking writes or not.
+ */
+
+/** SQLite result codes that say the storage, not the statement, refused the write. */
+const STORAGE_CODES = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN)/;
+
+/** How often a database that cannot take writes is tried again while nothing else writes. */
+const PROBE_INTERVAL_MS = 2_000;
+
+/** A write failed because the storage cannot take it; nothing of it was acknowledged. */
+export class StorageUnavailableError extends Error {
+  constructor(database: string, cause: unknown) {
+    super(`The database ${database} cannot take writes: ${describe(cause)}`, { cause });
+    this.name = "StorageUnavailableError";
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Tells whether `error` is SQLite saying the storage refused a write. */
+export function isStorageFailure(error: unknown): boolean {
+  if (error instanceof StorageUnavailableError) return true;
+  if (typeof error !== "object" || error === null) return false;
+  const { code, rawCode } = error as { code?: unknown; rawCode?: unknown };
+  if (typeof code === "string" && STORAGE_CODES.test(code)) return true;
+  // Extended codes: the low byte is the primary one (13 FULL, 8 READONLY, 10 IOERR, 14 CANTOPEN).
+  return typeof rawCode === "number" && [8, 10, 13, 14].includes(rawCode & 0xff);
+}
+
+/**
+ * Whether one database takes writes. A storage failure turns it off and starts a probe write
+ * every few seconds; any write that commits turns it back on. Listeners hear each change once,
+ * so a full disk is logged once, not once per request.
+ */
+export class StorageHealth {
+  readonly #database: string;
+  readonly #listeners = new Set<(writable: boolean, error?: StorageUnavailableError) => void>();
+  #probe: (() => Promise<void>) | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #writable = true;
+
+  constructor(database: string) {
+    this.#database = database;
+  }
+
+  /** Whether the last write that reached the storage succeeded. */
+  get writable(): boolean {
+    return this.#writable;
+  }
+
+  /** Sets the write tried while the storage fails. */
+  setProbe(probe: () => Promise<void>): void {
+    this.#probe = probe;
+  }
+
+  /** Calls `listener` when the database stops or starts taking writes. */
+  onChange(
+    listener: (writable: boolean, error?: StorageUnavailableError) => void,
+  ): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Wraps a storage failure as `StorageUnavailableError` and records it; passes others on. */
+  classify(error: unknown): unknown {
+    return isStorageFailure(error) ? this.fail(error) : error;
+  }
+
+  /** Records `error` (a failed fsync, say) as a storage failure. */
+  fail(error: unknown): StorageUnavailableError {
+    const failure = error instanceof StorageUnavailableError
+      ? error
+      : new StorageUnavailableError(this.#database, error);
+    if (this.#writable) {
+      this.#writable = false;
+      this.#schedule();
+      this.#emit(false, failure);
+    }
+    return failure;
+  }
+
+  /** Records a committed, durable write. */
+  succeeded(): void {
+    if (this.#writable) return;
+    this.#writable = true;
+    this.#cancel();
+    this.#emit(true);
+  }
+
+  /** Stops probing (the database is closing). */
+  stop(): void {
+    this.#cancel();
+    this.#probe = null;
+  }
+
+  #emit(writable: boolean, error?: StorageUnavailableError): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(writable, error);
+      } catch {
+        // A listener's failure must not change what the write reports.
+      }
+    }
+  }
+
+  #schedule(): void {
+    if (this.#timer !== null || this.#probe === null) return;
+    const timer = setTimeout(() => {
+      this.#timer = null;
+      const probe = this.#probe;
+      if (this.#writable || probe === null) return;
+      // The probe's outcome reaches classify() or succeeded() through the write path.
+      probe().catch(() => {}).finally(() => {
+        if (!this.#writable) this.#schedule();
+      });
+    }, PROBE_INTERVAL_MS);
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+
+  #cancel(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+}
