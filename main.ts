@@ -10,6 +10,7 @@ import {
   type Environment,
   loadConfig,
 } from "./lib/config.ts";
+import { StorageOpenError } from "./db/storage_health.ts";
 import { ApiError } from "./lib/errors.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
@@ -190,6 +191,10 @@ export async function main(
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\n${USAGE}`);
       return 2;
+    }
+    if (error instanceof StorageOpenError) {
+      console.error(error.message);
+      return 1;
     }
     if (error instanceof ApiError) {
       console.error(`Error: ${error.message}`);

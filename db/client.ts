@@ -3,7 +3,7 @@ import { Kysely, sql } from "kysely";
 import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
-import { StorageHealth, type StorageUnavailableError } from "./storage_health.ts";
+import { StorageHealth, StorageOpenError, StorageUnavailableError } from "./storage_health.ts";
 import { WalSync } from "./wal_sync.ts";
 import type { Migration } from "./migrations/mod.ts";
 
@@ -102,20 +102,26 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   let closeConnections: () => void;
   if (isFileUrl(url)) {
     const path = filePath(url);
-    await ensureParentDirectory(path);
     // NOTE: SQLite would fsync inside COMMIT, blocking the event loop for milliseconds. The
     // writer commits without flushing and the WAL is flushed off-thread before any write of the
     // batch is acknowledged: the same durability as synchronous=FULL, and commits share fsyncs.
-    const writer = new LocalSqliteConnection(path, {
-      busyTimeoutMs: BUSY_TIMEOUT_MS,
-      readOnly: false,
-      syncOnCommit: false,
-    });
-    const readOnly = new LocalSqliteConnection(path, {
-      busyTimeoutMs: BUSY_TIMEOUT_MS,
-      readOnly: true,
-      syncOnCommit: false,
-    });
+    let writer: LocalSqliteConnection;
+    let readOnly: LocalSqliteConnection;
+    try {
+      await ensureParentDirectory(path);
+      writer = new LocalSqliteConnection(path, {
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+        readOnly: false,
+        syncOnCommit: false,
+      });
+      readOnly = new LocalSqliteConnection(path, {
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+        readOnly: true,
+        syncOnCommit: false,
+      });
+    } catch (error) {
+      throw new StorageOpenError(path, error);
+    }
     const wal = new WalSync(`${path}-wal`);
     reader = readOnly;
     openBatch = () =>
@@ -175,8 +181,23 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   };
 }
 
-/** Applies the migrations not yet applied, each in its own transaction, in key order. */
+/**
+ * Applies the migrations not yet applied, each in its own transaction, in key order. Storage
+ * that refuses the writes (a read-only file) is a `StorageOpenError`.
+ */
 export async function migrate<S>(
+  store: Store<S>,
+  migrations: Record<string, Migration>,
+): Promise<string[]> {
+  try {
+    return await applyMigrations(store, migrations);
+  } catch (error) {
+    if (!(error instanceof StorageUnavailableError)) throw error;
+    throw new StorageOpenError(isFileUrl(store.url) ? filePath(store.url) : store.url, error.cause);
+  }
+}
+
+async function applyMigrations<S>(
   store: Store<S>,
   migrations: Record<string, Migration>,
 ): Promise<string[]> {

@@ -17,6 +17,19 @@ export class StorageUnavailableError extends Error {
   }
 }
 
+/** A database file cannot be opened or written at start; the message says where and what to do. */
+export class StorageOpenError extends Error {
+  constructor(path: string, cause: unknown) {
+    const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
+    super(
+      `Cannot use the database ${path}: ${describe(cause)}. Make the folder ${folder} exist and ` +
+        "be writable by the user running Paystead, or point DATA_DIR (--data-dir) at one that is.",
+      { cause },
+    );
+    this.name = "StorageOpenError";
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -12,6 +12,7 @@ import {
   makeTestApp,
   type TestApp,
 } from "./helpers.ts";
+import { type FailingStore, failingStore } from "./failing_store.ts";
 
 function post(app: TestApp, path: string, body: unknown, key: string) {
   return app.request("POST", path, body, { "idempotency-key": key });
@@ -119,6 +120,27 @@ Deno.test("[idempotency] a request still running makes the key 409 in use", asyn
     assert.deepEqual(await replay.json(), body);
   } finally {
     release();
+    await app.close();
+  }
+});
+
+Deno.test("[idempotency] no 2xx is heard for a write whose commit fails after its response is ready", async () => {
+  let store!: FailingStore;
+  const app = await makeTestApp({ wrapStore: (real) => (store = failingStore(real)) });
+  try {
+    const offer = await createTestOffer(app);
+    // The first use of a key writes its last-use time; get it out of the way.
+    assert.equal((await app.request("GET", `/api/v1/qr/${offer.qrId}`)).status, 200);
+    // Write 1 claims the key; write 2 creates the payment, waits for the rendered 201, stores it
+    // with the key, and then its commit fails.
+    let writes = 0;
+    store.setFailing(() => ++writes === 2);
+    const response = await post(app, "/api/v1/payments", { qrId: offer.qrId }, "late-failure");
+    await expectError(response, 503, "api", "storage_unavailable");
+    assert.equal(await paymentCount(app), 0);
+    const events = await app.store.db.selectFrom("events").select("id").execute();
+    assert.deepEqual(events, []);
+  } finally {
     await app.close();
   }
 });

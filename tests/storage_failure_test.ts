@@ -4,13 +4,9 @@ import { GroupCommitWriter, type WriteBatch } from "../db/group_commit.ts";
 import type { ExecuteResult } from "../db/libsql_dialect.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { StorageHealth, StorageUnavailableError } from "../db/storage_health.ts";
+import { diskFull, type FailingStore, failingStore } from "./failing_store.ts";
 import { createTestOffer, expectError, makeTestApp } from "./helpers.ts";
-import { demoApiKey, startPaystead } from "./processes.ts";
-
-/** What libsql throws when the disk is full. */
-function diskFull(): Error {
-  return Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL", rawCode: 13 });
-}
+import { demoApiKey, runCli, startPaystead } from "./processes.ts";
 
 const noRows = (): Promise<ExecuteResult> => Promise.resolve({ rows: [], rowsAffected: 0 });
 
@@ -95,33 +91,6 @@ Deno.test("[storage] a write the storage refuses is a 503, and its key is free f
     await t.close();
   }
 });
-
-type FailingStore = Store<EnvironmentSchema> & { setFailing(failing: () => boolean): void };
-
-/** `store`, whose writes end with a full-disk error inside the transaction while `failing()`. */
-function failingStore(store: Store<EnvironmentSchema>): FailingStore {
-  let failing = () => false;
-  return {
-    url: store.url,
-    db: store.db,
-    get writable() {
-      return store.writable;
-    },
-    write: (work) =>
-      store.write(async (trx) => {
-        const value = await work(trx);
-        if (failing()) throw diskFull();
-        return value;
-      }),
-    onWritableChange: (listener) => store.onWritableChange(listener),
-    onCommit: (listener) => store.onCommit(listener),
-    ping: () => store.ping(),
-    close: () => store.close(),
-    setFailing(next) {
-      failing = next;
-    },
-  };
-}
 
 async function mountTmpfs(path: string, size: string): Promise<string | null> {
   try {
@@ -244,4 +213,21 @@ Deno.test({
       await Deno.remove(mountPoint, { recursive: true });
     }
   },
+});
+
+Deno.test("[storage] a data folder that cannot be made is one line saying where and what to do", async () => {
+  const file = await Deno.makeTempFile({ prefix: "paystead-not-a-folder-" });
+  try {
+    const result = await runCli(["migrate"], { DATA_DIR: `${file}/data` });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, "");
+    assert.equal(
+      result.stderr,
+      `Cannot use the database ${file}/data/accounts.db: Not a directory (os error 20): mkdir ` +
+        `'${file}/data'. Make the folder ${file}/data exist and be writable by the user running ` +
+        "Paystead, or point DATA_DIR (--data-dir) at one that is.",
+    );
+  } finally {
+    await Deno.remove(file);
+  }
 });

@@ -1,0 +1,34 @@
+import type { Store } from "../db/client.ts";
+import type { EnvironmentSchema } from "../db/schema.ts";
+
+/** What libsql throws when the disk is full. */
+export function diskFull(): Error {
+  return Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL", rawCode: 13 });
+}
+
+export type FailingStore = Store<EnvironmentSchema> & { setFailing(failing: () => boolean): void };
+
+/** `store`, whose writes end with a full-disk error inside the transaction while `failing()`. */
+export function failingStore(store: Store<EnvironmentSchema>): FailingStore {
+  let failing = () => false;
+  return {
+    url: store.url,
+    db: store.db,
+    get writable() {
+      return store.writable;
+    },
+    write: (work) =>
+      store.write(async (trx) => {
+        const value = await work(trx);
+        if (failing()) throw diskFull();
+        return value;
+      }),
+    onWritableChange: (listener) => store.onWritableChange(listener),
+    onCommit: (listener) => store.onCommit(listener),
+    ping: () => store.ping(),
+    close: () => store.close(),
+    setFailing(next) {
+      failing = next;
+    },
+  };
+}
