@@ -16,6 +16,21 @@ interface PendingWrite<S> {
   work: (trx: Kysely<S>) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
+  /** Run once this write is committed and durable; dropped if it rolls back. */
+  afterCommit: (() => void)[];
+}
+
+/** The writer behind each transaction handle handed to write callbacks. */
+const writers = new WeakMap<object, GroupCommitWriter<unknown>>();
+
+/**
+ * Runs `action` once the write whose callback received `trx` is committed and durable; never if
+ * it rolls back. Throws outside a write callback.
+ */
+export function afterCommitOf<S>(trx: Kysely<S>, action: () => void): void {
+  const writer = writers.get(trx);
+  if (!writer) throw new Error("afterCommit() takes the transaction of a write() callback.");
+  writer.attach(action);
 }
 
 /**
@@ -32,6 +47,7 @@ export class GroupCommitWriter<S> {
   readonly #trx: Kysely<S>;
   readonly #listeners = new Set<() => void>();
   #current: StatementExecutor | null = null;
+  #currentItem: PendingWrite<S> | null = null;
   #pending: PendingWrite<S>[] = [];
   #draining: Promise<void> | null = null;
 
@@ -48,14 +64,28 @@ export class GroupCommitWriter<S> {
         return this.#current;
       }),
     });
+    writers.set(this.#trx, this as GroupCommitWriter<unknown>);
   }
 
   /** Runs `work` in a write transaction and resolves once that transaction committed. */
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#pending.push({
+        work,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        afterCommit: [],
+      });
       this.#draining ??= this.#drain();
     });
+  }
+
+  /** Attaches `action` to the write whose callback is running (see afterCommitOf). */
+  attach(action: () => void): void {
+    if (this.#currentItem === null) {
+      throw new Error("afterCommit() runs inside a write() callback, before it returns.");
+    }
+    this.#currentItem.afterCommit.push(action);
   }
 
   /** Calls `listener` after every commit. Returns a function that removes it. */
@@ -93,6 +123,7 @@ export class GroupCommitWriter<S> {
     try {
       if (items.length === 1) {
         // A lone write needs no savepoint: its failure rolls back the whole transaction.
+        this.#currentItem = items[0];
         const value = await items[0].work(this.#trx);
         done.push({ item: items[0], value });
       } else {
@@ -102,9 +133,11 @@ export class GroupCommitWriter<S> {
         }
       }
       this.#current = null;
+      this.#currentItem = null;
       await batch.commit();
     } catch (error) {
       this.#current = null;
+      this.#currentItem = null;
       try {
         await batch.rollback();
       } catch {
@@ -125,9 +158,10 @@ export class GroupCommitWriter<S> {
     }
     this.#health.succeeded();
     for (const { item, value } of done) item.resolve(value);
-    for (const listener of this.#listeners) {
+    const actions = done.flatMap(({ item }) => item.afterCommit);
+    for (const action of [...actions, ...this.#listeners]) {
       try {
-        listener();
+        action();
       } catch {
         // A listener's failure must not undo or delay acknowledged writes.
       }
@@ -139,6 +173,7 @@ export class GroupCommitWriter<S> {
     item: PendingWrite<S>,
   ): Promise<{ ok: true; value: unknown } | { ok: false }> {
     await batch.executor.execute({ sql: "SAVEPOINT write_item", args: [] });
+    this.#currentItem = item;
     try {
       const value = await item.work(this.#trx);
       await batch.executor.execute({ sql: "RELEASE write_item", args: [] });
@@ -147,6 +182,7 @@ export class GroupCommitWriter<S> {
       // If the savepoint itself cannot be rolled back the batch is broken: let the batch fail.
       await batch.executor.execute({ sql: "ROLLBACK TO write_item", args: [] });
       await batch.executor.execute({ sql: "RELEASE write_item", args: [] });
+      item.afterCommit.length = 0;
       item.reject(this.#health.classify(error));
       return { ok: false };
     }

@@ -1,16 +1,12 @@
-import type { Store } from "../db/client.ts";
+import type { Kysely } from "kysely";
+import { afterCommitOf } from "../db/group_commit.ts";
 
 /**
- * Runs `action` once after the next commit of `store`. Called inside a write, that is the commit
- * of that write; if it rolls back, `action` runs after a later commit instead, so it must be
- * harmless to run when nothing changed (waking a job is).
+ * Runs `action` once the write whose callback received `trx` is committed and durable, and never
+ * if it rolls back. Every wake-up that follows a write goes through here: `ctx.write` may resolve
+ * before its commit (an idempotent request's write commits with its stored response), so code
+ * after `await ctx.write(...)` must not assume the change is visible to a job yet.
  */
-export function afterCommit<S>(store: Store<S>, action: () => void): void {
-  // NOTE: a write's promise may resolve before its commit (an idempotent request holds its
-  // transaction open until the response is stored), so waking a job there could let it look
-  // before the change is visible and go back to sleep.
-  const remove = store.onCommit(() => {
-    remove();
-    action();
-  });
+export function afterCommit<S>(trx: Kysely<S>, action: () => void): void {
+  afterCommitOf(trx, action);
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { afterCommit } from "./after_commit.ts";
 import type { Store } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import type { Clock } from "./clock.ts";
@@ -10,7 +11,12 @@ import type { PaymentRecord } from "../db/payments.ts";
 import type { PaymentStatus } from "./payments/status.ts";
 import type { HostResolver } from "./webhooks/address_policy.ts";
 
-/** Runs `work` in a write transaction of the environment database; resolves after commit. */
+/**
+ * Runs `work` in a write transaction of the environment database and resolves with its value.
+ * It may resolve before the commit (an idempotent request's write commits together with its
+ * stored response), and a request writes once: what must follow the commit (waking a job) is
+ * registered inside `work` with `afterCommit(trx, ...)`.
+ */
 export type EnvironmentWrite = <T>(
   work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
 ) => Promise<T>;
@@ -49,18 +55,25 @@ export interface OrgContext {
   services: Services;
   /** Reads of the environment database. */
   db: Kysely<EnvironmentSchema>;
-  /** Writes of the environment database (the request's idempotency layer may wrap it). */
+  /** Writes of the environment database; see `EnvironmentWrite` for when it resolves. */
   write: EnvironmentWrite;
   /** The organisation's current time in epoch milliseconds. */
   now(): number;
 }
 
 /**
- * Asks job `name` to run when the organisation's clock reads `orgTime`; the scheduler runs on
- * the system clock, which a sandbox organisation's clock may be ahead of.
+ * Asks job `name` to run when the organisation's clock reads `orgTime`, once the write of `trx`
+ * commits; the scheduler runs on the system clock, which a sandbox organisation's clock may be
+ * ahead of.
  */
-export function wakeAtOrgTime(ctx: OrgContext, name: string, orgTime: number): void {
-  ctx.services.scheduler.wake(name, ctx.services.clock.now() + (orgTime - ctx.now()));
+export function wakeAtOrgTime(
+  ctx: OrgContext,
+  trx: Kysely<EnvironmentSchema>,
+  name: string,
+  orgTime: number,
+): void {
+  const at = ctx.services.clock.now() + (orgTime - ctx.now());
+  afterCommit(trx, () => ctx.services.scheduler.wake(name, at));
 }
 
 /**

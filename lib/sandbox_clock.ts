@@ -73,7 +73,7 @@ export async function advanceSandboxClock(
     }
     // NOTE: jobs read each organisation's offset from the database, so they must look after
     // the commit; waking them from here could let them run on the old time.
-    afterCommit(services.store, () => services.scheduler.wakeAll(services.clock.now()));
+    afterCommit(trx, () => services.scheduler.wakeAll(services.clock.now()));
     return moved;
   });
   return toSandboxClock(services, offset);

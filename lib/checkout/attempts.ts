@@ -45,7 +45,7 @@ export async function payCheckoutSession(
     currency: session.currency,
     code,
   });
-  const { updated, payment } = await ctx.write(async (trx) => {
+  const updated = await ctx.write(async (trx) => {
     const at = ctx.now();
     const current = (await findCheckoutSessionById(trx, session.id))!;
     assertSessionPayable(current, at);
@@ -73,12 +73,12 @@ export async function payCheckoutSession(
     });
     await setCheckoutSessionPayment(trx, current.id, current.payment_id, pending.id, at);
     const payment = await applyAuthorization(trx, services, pending, result, at);
-    return { payment, updated: (await findCheckoutSessionById(trx, current.id))! };
+    if (payment.processing_deadline_at !== null) {
+      wakeAtOrgTime(ctx, trx, PAYMENT_DEADLINES_JOB, payment.processing_deadline_at);
+    }
+    return await findCheckoutSessionById(trx, current.id);
   });
-  if (payment.processing_deadline_at !== null) {
-    wakeAtOrgTime(ctx, PAYMENT_DEADLINES_JOB, payment.processing_deadline_at);
-  }
-  return updated;
+  return updated!;
 }
 
 /** The sandbox "complete" operation of a session: one attempt with a test code. */

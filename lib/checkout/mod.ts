@@ -146,9 +146,9 @@ export async function createCheckoutSession(
       payment_status: null,
       payment_failure_code: null,
     };
+    wakeAtOrgTime(ctx, trx, CHECKOUT_EXPIRY_JOB, record.expires_at);
     return record;
   });
-  wakeAtOrgTime(ctx, CHECKOUT_EXPIRY_JOB, session.expires_at);
   return session;
 }
 

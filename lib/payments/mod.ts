@@ -119,7 +119,7 @@ export async function createPayment(
         param: "qrId",
       });
     }
-    return await insertPendingPayment(trx, ctx.services, offer, {
+    const record = await insertPendingPayment(trx, ctx.services, offer, {
       publicId: newId("payment"),
       amount: offer.amount * input.quantity,
       quantity: input.quantity,
@@ -131,8 +131,9 @@ export async function createPayment(
       expiresAt: now + input.expiresInMinutes * 60_000,
       now,
     });
+    wakeAtOrgTime(ctx, trx, PAYMENT_DEADLINES_JOB, record.expires_at);
+    return record;
   });
-  wakeAtOrgTime(ctx, PAYMENT_DEADLINES_JOB, payment.expires_at);
   return payment;
 }
 
@@ -265,13 +266,13 @@ export async function payWithCode(
     currency: payment.currency,
     code,
   });
-  const updated = await ctx.write((trx) =>
-    applyAuthorization(trx, services, payment, result, ctx.now())
-  );
-  if (updated.processing_deadline_at !== null) {
-    wakeAtOrgTime(ctx, PAYMENT_DEADLINES_JOB, updated.processing_deadline_at);
-  }
-  return updated;
+  return await ctx.write(async (trx) => {
+    const updated = await applyAuthorization(trx, services, payment, result, ctx.now());
+    if (updated.processing_deadline_at !== null) {
+      wakeAtOrgTime(ctx, trx, PAYMENT_DEADLINES_JOB, updated.processing_deadline_at);
+    }
+    return updated;
+  });
 }
 
 /**

@@ -110,7 +110,7 @@ export async function createRefund(
       createdAt: now,
       data: toRefund(refund),
     });
-    afterCommit(services.store, () => services.scheduler.wake(REFUNDS_JOB, services.clock.now()));
+    afterCommit(trx, () => services.scheduler.wake(REFUNDS_JOB, services.clock.now()));
     return refund;
   });
 }

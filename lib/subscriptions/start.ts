@@ -72,5 +72,5 @@ export const startSubscriptionOnPayment: PaymentTransitionHook = async (
   });
   // `now` is the organisation's time; the scheduler runs on the system clock.
   const dueAt = services.clock.now() + (first.end - now);
-  afterCommit(services.store, () => services.scheduler.wake(SUBSCRIPTION_RENEWALS_JOB, dueAt));
+  afterCommit(trx, () => services.scheduler.wake(SUBSCRIPTION_RENEWALS_JOB, dueAt));
 };
