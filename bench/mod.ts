@@ -1,4 +1,4 @@
-import { benchApi } from "./api.ts";
+import { benchApi, printRows } from "./api.ts";
 import { benchSoak } from "./soak.ts";
 import { formatWebhooksBench, runWebhooksBench } from "./webhooks.ts";
 
@@ -8,7 +8,10 @@ console.log(
     Deno.env.get("BENCH_SECONDS") ?? 5
   }, SOAK_SECONDS=${Deno.env.get("SOAK_SECONDS") ?? 15}`,
 );
-await benchApi();
+const rows = await benchApi();
+printRows(rows);
 console.log("\nWebhook delivery (one sandbox process, local receiver)");
 console.log(formatWebhooksBench(await runWebhooksBench()));
-await benchSoak();
+rows.push(await benchSoak());
+console.log("\nThe performance targets (issue 11), all figures of this run:");
+printRows(rows);

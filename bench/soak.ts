@@ -1,4 +1,5 @@
 import { type ChildServer, demoApiKey, startPaystead } from "../tests/processes.ts";
+import type { BenchRow } from "./api.ts";
 import { startSqld } from "../tests/sqld.ts";
 
 const SECONDS = Number(Deno.env.get("SOAK_SECONDS") ?? 15);
@@ -46,7 +47,7 @@ async function createWithRetries(
  * fails 30% of deliveries: afterwards every acknowledged payment exists exactly once per
  * Idempotency-Key and every event has been delivered.
  */
-export async function benchSoak(): Promise<void> {
+export async function benchSoak(): Promise<BenchRow> {
   const dir = await Deno.makeTempDir({ prefix: "paystead-soak-" });
   const accounts = await startSqld(`${dir}/accounts`);
   const sandbox = await startSqld(`${dir}/sandbox`);
@@ -151,6 +152,14 @@ export async function benchSoak(): Promise<void> {
     console.log(
       `  ${ok ? "OK: nothing lost, nothing duplicated, every event delivered" : "FAILED"}`,
     );
+    const perSecond = outcome.paymentIds.size / elapsed;
+    return {
+      name: "two instances over sqld, acknowledged creates",
+      figure: `${perSecond.toFixed(0)}/s${ok ? "" : " (soak FAILED)"}`,
+      bare: "",
+      target: ">= 1,000/s",
+      pass: ok && perSecond >= 1000,
+    };
   } finally {
     await Promise.all(servers.map((server) => server.stop("SIGTERM")));
     await receiver.shutdown();
@@ -160,4 +169,4 @@ export async function benchSoak(): Promise<void> {
   }
 }
 
-if (import.meta.main) await benchSoak();
+if (import.meta.main) console.log(await benchSoak());

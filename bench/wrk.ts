@@ -38,6 +38,17 @@ function done(summary, latency, requests)
 end
 `;
 
+// Each request gets its own key: a random run prefix and a counter.
+const UNIQUE_KEY_SCRIPT = `
+local run = tostring(math.random(1, 1e9)) .. "-" .. tostring(os.time())
+local sent = 0
+function request()
+  sent = sent + 1
+  wrk.headers["Idempotency-Key"] = run .. "-" .. sent
+  return wrk.format()
+end
+`;
+
 /** Runs wrk for `seconds` with `connections` connections on one thread. */
 export async function runWrk(options: {
   url: string;
@@ -46,6 +57,10 @@ export async function runWrk(options: {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
+  /** Sends a new Idempotency-Key with every request. */
+  uniqueIdempotencyKey?: boolean;
+  /** CPUs wrk may run on (taskset list), away from the server's. */
+  cpus?: string;
 }): Promise<WrkResult> {
   const headerLines = Object.entries(options.headers ?? {}).map(([name, value]) =>
     `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`
@@ -55,6 +70,7 @@ export async function runWrk(options: {
     `wrk.method = ${JSON.stringify(options.method ?? "GET")}`,
     ...(options.body === undefined ? [] : [`wrk.body = ${JSON.stringify(options.body)}`]),
     ...headerLines,
+    ...(options.uniqueIdempotencyKey ? [UNIQUE_KEY_SCRIPT] : []),
     COUNTING_SCRIPT.replace(
       "counts[status] = (counts[status] or 0) + 1",
       `counts[status] = (counts[status] or 0) + 1
@@ -66,16 +82,17 @@ export async function runWrk(options: {
   const scriptPath = await Deno.makeTempFile({ suffix: ".lua" });
   await Deno.writeTextFile(scriptPath, script);
   try {
-    const output = await new Deno.Command("wrk", {
-      args: [
-        "-t1",
-        `-c${options.connections}`,
-        `-d${options.seconds}s`,
-        "--latency",
-        "-s",
-        scriptPath,
-        options.url,
-      ],
+    const wrkArgs = [
+      "-t1",
+      `-c${options.connections}`,
+      `-d${options.seconds}s`,
+      "--latency",
+      "-s",
+      scriptPath,
+      options.url,
+    ];
+    const output = await new Deno.Command(options.cpus ? "taskset" : "wrk", {
+      args: options.cpus ? ["-c", options.cpus, "wrk", ...wrkArgs] : wrkArgs,
       stdout: "piped",
       stderr: "piped",
     }).output();

@@ -1,11 +1,17 @@
 import type { Kysely } from "kysely";
+import { prepared } from "./prepared.ts";
 import type { EnvironmentSchema, EventRow } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
 
+// Every state change writes an event: compiled once (see prepared.ts).
+const insertEventRow = prepared((db: Db, values: Omit<EventRow, "id">) =>
+  db.insertInto("events").values(values)
+);
+
 /** Inserts an event row into the outbox; returns its row id. */
 export async function insertEvent(db: Db, values: Omit<EventRow, "id">): Promise<number> {
-  const result = await db.insertInto("events").values(values).executeTakeFirstOrThrow();
+  const result = await insertEventRow(db, values);
   return Number(result.insertId);
 }
 

@@ -1,20 +1,46 @@
 import type { Kysely } from "kysely";
+import { prepared } from "./prepared.ts";
 import type { EnvironmentSchema, IdempotencyKeyRow } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
 
+// Every API POST with a key runs these: they are compiled once (see prepared.ts).
+const selectKey = prepared((db: Db, p: { orgId: number; key: string }) =>
+  db.selectFrom("idempotency_keys").selectAll().where("org_id", "=", p.orgId)
+    .where("key", "=", p.key)
+);
+const insertKey = prepared((
+  db: Db,
+  p: { org_id: number; key: string; fingerprint: string; locked_until: number; created_at: number },
+) => db.insertInto("idempotency_keys").values({ ...p, status: "IN_FLIGHT" }));
+const completeKey = prepared((
+  db: Db,
+  p: { id: number; lockedUntil: number; status: number; contentType: string; body: string },
+) =>
+  db.updateTable("idempotency_keys").set({
+    status: "COMPLETED",
+    response_status: p.status,
+    response_content_type: p.contentType,
+    response_body: p.body,
+  }).where("id", "=", p.id).where("status", "=", "IN_FLIGHT")
+    .where("locked_until", "=", p.lockedUntil)
+);
+const deleteKey = prepared((db: Db, p: { id: number; lockedUntil: number }) =>
+  db.deleteFrom("idempotency_keys").where("id", "=", p.id).where("status", "=", "IN_FLIGHT")
+    .where("locked_until", "=", p.lockedUntil)
+);
+
 /** Finds an organisation's idempotency key. */
-export function findIdempotencyKey(
+export async function findIdempotencyKey(
   db: Db,
   orgId: number,
   key: string,
 ): Promise<IdempotencyKeyRow | undefined> {
-  return db.selectFrom("idempotency_keys").selectAll()
-    .where("org_id", "=", orgId).where("key", "=", key).executeTakeFirst();
+  return (await selectKey(db, { orgId, key })).rows[0];
 }
 
 /** Inserts a key as in flight. */
-export function insertIdempotencyKey(
+export async function insertIdempotencyKey(
   db: Db,
   values: {
     org_id: number;
@@ -24,8 +50,16 @@ export function insertIdempotencyKey(
     created_at: number;
   },
 ): Promise<IdempotencyKeyRow> {
-  return db.insertInto("idempotency_keys").values({ ...values, status: "IN_FLIGHT" })
-    .returningAll().executeTakeFirstOrThrow();
+  // Every column is known, so the row needs no RETURNING read-back.
+  const result = await insertKey(db, values);
+  return {
+    ...values,
+    id: Number(result.insertId),
+    status: "IN_FLIGHT",
+    response_status: null,
+    response_content_type: null,
+    response_body: null,
+  };
 }
 
 /** Takes over an abandoned in-flight key with a new lease. */
@@ -45,20 +79,13 @@ export async function completeIdempotencyKey(
   lockedUntil: number,
   response: { status: number; contentType: string; body: string },
 ): Promise<boolean> {
-  const result = await db.updateTable("idempotency_keys").set({
-    status: "COMPLETED",
-    response_status: response.status,
-    response_content_type: response.contentType,
-    response_body: response.body,
-  }).where("id", "=", id).where("status", "=", "IN_FLIGHT")
-    .where("locked_until", "=", lockedUntil).executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  const result = await completeKey(db, { id, lockedUntil, ...response });
+  return result.numAffectedRows === 1n;
 }
 
 /** Deletes a key (a request that changed nothing leaves no trace). */
 export async function deleteIdempotencyKey(db: Db, id: number, lockedUntil: number): Promise<void> {
-  await db.deleteFrom("idempotency_keys").where("id", "=", id).where("status", "=", "IN_FLIGHT")
-    .where("locked_until", "=", lockedUntil).execute();
+  await deleteKey(db, { id, lockedUntil });
 }
 
 /** Deletes a key row whatever its state (an expired key being reused). */

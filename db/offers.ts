@@ -1,4 +1,5 @@
 import type { Kysely, Updateable } from "kysely";
+import { prepared } from "./prepared.ts";
 import type { EnvironmentSchema, NewOffer, OfferRow, OffersTable } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
@@ -8,10 +9,19 @@ export function insertOffer(db: Db, values: NewOffer): Promise<OfferRow> {
   return db.insertInto("offers").values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+// Every payment created reads its offer: compiled once (see prepared.ts).
+const selectOffer = prepared((db: Db, p: { orgId: number; publicId: string }) =>
+  db.selectFrom("offers").selectAll().where("org_id", "=", p.orgId)
+    .where("public_id", "=", p.publicId)
+);
+
 /** Finds an organisation's offer by `qrId`. */
-export function findOffer(db: Db, orgId: number, publicId: string): Promise<OfferRow | undefined> {
-  return db.selectFrom("offers").selectAll()
-    .where("org_id", "=", orgId).where("public_id", "=", publicId).executeTakeFirst();
+export async function findOffer(
+  db: Db,
+  orgId: number,
+  publicId: string,
+): Promise<OfferRow | undefined> {
+  return (await selectOffer(db, { orgId, publicId })).rows[0];
 }
 
 /** Finds an offer by `qrId` in any organisation (the public `/o/{qrId}` page). */

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql, type Updateable } from "kysely";
+import { prepared } from "./prepared.ts";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
 import type { EnvironmentSchema, PaymentRow, PaymentsTable } from "./schema.ts";
 
@@ -23,10 +24,19 @@ export type NewPayment = Omit<
   "id" | "processing_at" | "succeeded_at" | "failed_at" | "canceled_at" | "expired_at"
 >;
 
+// The hot paths of the API, compiled once (see prepared.ts).
+const insertPaymentRow = prepared((db: Db, values: NewPayment) =>
+  db.insertInto("payments").values(values)
+);
+const selectPayment = prepared((db: Db, p: { orgId: number; publicId: string }) =>
+  selectPayments(db).where("payments.org_id", "=", p.orgId)
+    .where("payments.public_id", "=", p.publicId)
+);
+
 /** Inserts a payment and returns its row. */
 export async function insertPayment(db: Db, values: NewPayment): Promise<PaymentRow> {
   // Every column is known, so the row needs no RETURNING read-back.
-  const result = await db.insertInto("payments").values(values).executeTakeFirstOrThrow();
+  const result = await insertPaymentRow(db, values);
   return {
     ...values,
     id: Number(result.insertId),
@@ -39,13 +49,12 @@ export async function insertPayment(db: Db, values: NewPayment): Promise<Payment
 }
 
 /** Finds an organisation's payment by its public id. */
-export function findPayment(
+export async function findPayment(
   db: Db,
   orgId: number,
   publicId: string,
 ): Promise<PaymentRecord | undefined> {
-  return selectPayments(db).where("payments.org_id", "=", orgId)
-    .where("payments.public_id", "=", publicId).executeTakeFirst();
+  return (await selectPayment(db, { orgId, publicId })).rows[0];
 }
 
 /** Finds a payment by public id in any organisation (the public hosted page). */

@@ -11,17 +11,79 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
 }
 
-/** A logger that writes one JSON object per line to `write` (stderr by default). */
+/**
+ * A logger that writes one JSON object per line to `write`. By default lines go to stderr,
+ * gathered into one write per event-loop turn; a warning or an error is written at once, with
+ * everything before it, so a crash never loses the line that explains it.
+ */
 export function createLogger(
   level: LogLevel,
-  write: (line: string) => void = (line) => console.error(line),
+  write: (line: string, urgent: boolean) => void = stderrLines().write,
 ): Logger {
   const threshold = LOG_LEVELS.indexOf(level);
-  const emit = (lineLevel: LogLevel) => (message: string, fields: LogFields = {}) => {
-    if (LOG_LEVELS.indexOf(lineLevel) < threshold) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lineLevel, message, ...fields }));
+  const emit = (lineLevel: LogLevel) => {
+    const rank = LOG_LEVELS.indexOf(lineLevel);
+    const urgent = rank >= LOG_LEVELS.indexOf("warn");
+    const head = `","level":"${lineLevel}","message":`;
+    return (message: string, fields: LogFields = {}) => {
+      if (rank < threshold) return;
+      // Built by hand: a request line is written for every request.
+      const rest = JSON.stringify(fields);
+      write(
+        `{"time":"${isoNow()}${head}${JSON.stringify(message)}${
+          rest === "{}" ? "}" : `,${rest.slice(1)}`
+        }`,
+        urgent,
+      );
+    };
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+}
+
+let lastMs = 0;
+let lastIso = "";
+
+/** The current time as ISO text, formatted once per millisecond. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+let stderr: { write(line: string, urgent: boolean): void } | null = null;
+
+/** The process's one buffered stderr writer: a request log line costs no system call of its own. */
+function stderrLines(): { write(line: string, urgent: boolean): void } {
+  if (stderr) return stderr;
+  const encoder = new TextEncoder();
+  let pending: string[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (pending.length === 0) return;
+    const bytes = encoder.encode(pending.join("\n") + "\n");
+    pending = [];
+    for (let written = 0; written < bytes.length;) {
+      written += Deno.stderr.writeSync(bytes.subarray(written));
+    }
+  };
+  // Deno.exit() dispatches unload: lines of the last turn are written before the process ends.
+  globalThis.addEventListener("unload", flush);
+  stderr = {
+    write(line, urgent) {
+      pending.push(line);
+      if (urgent) return flush();
+      if (timer === null) {
+        timer = setTimeout(flush, 0);
+        Deno.unrefTimer(timer);
+      }
+    },
+  };
+  return stderr;
 }
 
 /** A logger that drops everything, for tests that do not look at logs. */

@@ -1,40 +1,21 @@
-import { prometheus } from "@hono/prometheus";
 import { Hono, type MiddlewareHandler } from "hono";
-import { type HistogramConfiguration, Registry } from "prom-client";
+import { Registry } from "prom-client";
 import type { Services } from "../lib/context.ts";
 import type { AppEnv } from "./env.ts";
-
-/** Latency buckets in seconds, fine-grained below 10 ms where the API should live. */
-const LATENCY_BUCKETS = [
-  0.0005,
-  0.001,
-  0.0025,
-  0.005,
-  0.01,
-  0.025,
-  0.05,
-  0.1,
-  0.25,
-  0.5,
-  1,
-  2.5,
-  5,
-];
-
-const requestDuration: Partial<HistogramConfiguration<string>> = { buckets: LATENCY_BUCKETS };
+import { RequestMetrics } from "./request_metrics.ts";
 
 /** Request counting and latency middleware, and the Prometheus text endpoint. */
 export function createMetrics(): {
   middleware: MiddlewareHandler;
   printMetrics: MiddlewareHandler;
 } {
-  const { registerMetrics, printMetrics } = prometheus({
-    registry: new Registry(),
-    prefix: "paystead_",
-    // The option type omits histogram fields, but they are passed through to prom-client.
-    metricOptions: { requestDuration: requestDuration as Record<string, never> },
-  });
-  return { middleware: registerMetrics, printMetrics };
+  const requests = new RequestMetrics("paystead_");
+  // For metrics other than the per-request ones, which are counted by hand on the hot path.
+  const registry = new Registry();
+  return {
+    middleware: requests.middleware,
+    printMetrics: async (c) => c.text(requests.render() + await registry.metrics()),
+  };
 }
 
 /** `/healthz` (process up), `/readyz` (databases answer), `/metrics` (Prometheus text). */

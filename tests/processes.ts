@@ -45,7 +45,16 @@ export async function startPaystead(
   env: Record<string, string> = {},
   port = freePort(),
 ): Promise<ChildServer> {
-  const command = new Deno.Command(Deno.execPath(), {
+  return await startChild(paysteadCommand(dataDir, env, port), port, "/healthz");
+}
+
+/** The command that serves Paystead from `main.ts` on `port` (benchmarks time its start). */
+export function paysteadCommand(
+  dataDir: string,
+  env: Record<string, string>,
+  port: number,
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${root}main.ts`, "serve", "--port", String(port), "--data-dir", dataDir],
     env: {
       LOG_LEVEL: "warn",
@@ -59,7 +68,6 @@ export async function startPaystead(
     stderr: "piped",
     cwd: root,
   });
-  return await startChild(command, port, "/healthz");
 }
 
 /** Starts a bare `Deno.serve` hello-world: the baseline every figure is a ratio of. */
@@ -74,7 +82,8 @@ export async function startBareServer(port = freePort()): Promise<ChildServer> {
   return await startChild(command, port, "/");
 }
 
-async function startChild(
+/** Spawns `command` and resolves once `readyPath` on `port` answers. */
+export async function startChild(
   command: Deno.Command,
   port: number,
   readyPath: string,
