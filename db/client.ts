@@ -1,4 +1,4 @@
-import { type Client, createClient, type InArgs, LibsqlError } from "@libsql/client";
+import type { Client, InArgs } from "@libsql/client";
 import { Kysely, sql } from "kysely";
 import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
@@ -46,7 +46,9 @@ async function ensureParentDirectory(path: string): Promise<void> {
 }
 
 function isBusy(error: unknown): boolean {
-  return error instanceof LibsqlError && /BUSY|LOCKED/.test(`${error.code} ${error.rawCode ?? ""}`);
+  if (typeof error !== "object" || error === null) return false;
+  const { code, rawCode } = error as { code?: unknown; rawCode?: unknown };
+  return /BUSY|LOCKED/.test(`${code} ${rawCode ?? ""}`);
 }
 
 /** The executor of a libSQL client or transaction, in the shape the dialect expects. */
@@ -144,6 +146,8 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       writer.close();
     };
   } else {
+    // Loaded only for a libSQL server: a file database never needs its network client.
+    const { createClient } = await import("@libsql/client");
     const client = createClient({ url });
     reader = remoteExecutor(client);
     openBatch = () => beginRemoteWrite(client);

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { prepared } from "./prepared.ts";
 import type {
   EnvironmentSchema,
   NewWebhookAttempt,
@@ -169,9 +170,14 @@ function endpointsWithDueDeliveries(db: Db, now: number) {
     );
 }
 
+// The dispatcher asks after every commit: compiled once (see prepared.ts).
+const selectEndpointIdsWithDueDeliveries = prepared((db: Db, p: { now: number }) =>
+  endpointsWithDueDeliveries(db, p.now).select("w.id")
+);
+
 /** Ids of endpoints with a delivery due at `now` (a retry, a new delivery or an expired lease). */
 export async function findEndpointsWithDueDeliveries(db: Db, now: number): Promise<number[]> {
-  const rows = await endpointsWithDueDeliveries(db, now).select("w.id").execute();
+  const { rows } = await selectEndpointIdsWithDueDeliveries(db, { now });
   return rows.map((row) => row.id);
 }
 
