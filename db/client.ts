@@ -13,8 +13,13 @@ export interface Store<S> {
   readonly url: string;
   /** For reads. On a file database its connection is read-only, so a stray write fails loudly. */
   readonly db: Kysely<S>;
-  /** Runs `work` in a write transaction; resolves after the commit. */
+  /** Runs `work` in a write transaction; resolves once the commit is durable. */
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a write transaction; resolves once the commit is visible, maybe before it is
+   * durable. For claims guarding a later write; never acknowledge a client on it.
+   */
+  writeVisible<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T>;
   /** False from a storage failure (disk full, read-only) until a write commits again. */
   readonly writable: boolean;
   /** Calls `listener` when the database stops or starts taking writes. */
@@ -169,6 +174,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     url,
     db,
     write: (work) => writeQueue.write(work),
+    writeVisible: (work) => writeQueue.writeVisible(work),
     get writable() {
       return health.writable;
     },

@@ -18,7 +18,12 @@ interface PendingWrite<S> {
   reject: (reason: unknown) => void;
   /** Run once this write is committed and durable; dropped if it rolls back. */
   afterCommit: (() => void)[];
+  /** Settles at the commit instead of once the commit is on disk (see writeVisible). */
+  visible: boolean;
 }
+
+/** Batches whose fsync may run while the next batch executes: one running, one committing. */
+const MAX_FLUSHES = 2;
 
 /** The writer behind each transaction handle handed to write callbacks. */
 const writers = new WeakMap<object, GroupCommitWriter<unknown>>();
@@ -50,6 +55,7 @@ export class GroupCommitWriter<S> {
   #currentItem: PendingWrite<S> | null = null;
   #pending: PendingWrite<S>[] = [];
   #draining: Promise<void> | null = null;
+  readonly #flushing = new Set<Promise<void>>();
 
   /** Storage failures are reported to `health` and reach writers as `StorageUnavailableError`. */
   constructor(openBatch: () => Promise<WriteBatch>, health: StorageHealth, maxBatchSize = 256) {
@@ -67,14 +73,28 @@ export class GroupCommitWriter<S> {
     writers.set(this.#trx, this as GroupCommitWriter<unknown>);
   }
 
-  /** Runs `work` in a write transaction and resolves once that transaction committed. */
+  /** Runs `work` in a write transaction and resolves once that transaction is durable. */
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+    return this.#enqueue(work, false);
+  }
+
+  /**
+   * Runs `work` in a write transaction and resolves once it is committed, visible to every
+   * connection, maybe before it is on disk: for a claim that guards a later write, which a
+   * crash may lose together with everything after it. Never acknowledge a client on it.
+   */
+  writeVisible<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+    return this.#enqueue(work, true);
+  }
+
+  #enqueue<T>(work: (trx: Kysely<S>) => Promise<T>, visible: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({
         work,
         resolve: resolve as (value: unknown) => void,
         reject,
         afterCommit: [],
+        visible,
       });
       this.#draining ??= this.#drain();
     });
@@ -96,12 +116,18 @@ export class GroupCommitWriter<S> {
 
   /** Resolves when no write is waiting, running or being flushed. */
   async idle(): Promise<void> {
-    while (this.#draining) await this.#draining;
+    while (this.#draining || this.#flushing.size > 0) {
+      await Promise.all([this.#draining, ...this.#flushing]);
+    }
   }
 
   async #drain(): Promise<void> {
     try {
       while (this.#pending.length > 0) {
+        // NOTE: the next batch may commit while the last one's fsync runs: each batch is
+        // acknowledged after an fsync that began after its own commit, which flushes every
+        // earlier commit too. Two flushes at most, so a slow disk holds writes back.
+        while (this.#flushing.size >= MAX_FLUSHES) await Promise.race(this.#flushing);
         await this.#runBatch(this.#pending.splice(0, this.#maxBatchSize));
       }
     } finally {
@@ -148,14 +174,24 @@ export class GroupCommitWriter<S> {
       for (const item of items) item.reject(reason);
       return;
     }
-    try {
-      await batch.durable?.();
-    } catch (error) {
-      // NOTE: committed but maybe not on disk: never acknowledge such a write.
-      const reason = this.#health.fail(error);
-      for (const { item } of done) item.reject(reason);
+    for (const { item, value } of done) if (item.visible) item.resolve(value);
+    if (!batch.durable) {
+      this.#acknowledge(done);
       return;
     }
+    const flush: Promise<void> = batch.durable().then(
+      () => this.#acknowledge(done),
+      (error) => {
+        // NOTE: committed but maybe not on disk: never acknowledge such a write.
+        const reason = this.#health.fail(error);
+        for (const { item } of done) item.reject(reason);
+      },
+    ).finally(() => this.#flushing.delete(flush));
+    this.#flushing.add(flush);
+  }
+
+  /** Settles the writes of a batch that is on disk, then runs what waits for it. */
+  #acknowledge(done: { item: PendingWrite<S>; value: unknown }[]): void {
     this.#health.succeeded();
     for (const { item, value } of done) item.resolve(value);
     const actions = done.flatMap(({ item }) => item.afterCommit);

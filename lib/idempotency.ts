@@ -53,7 +53,7 @@ export type Claim =
   | { kind: "replay"; response: StoredResponse };
 
 /** Claims `key` for a request, or returns the stored response, or throws 409. */
-export function claimIdempotencyKey(
+export async function claimIdempotencyKey(
   store: Store<EnvironmentSchema>,
   input: { orgId: number; key: string; fingerprint: string; now: number },
 ): Promise<Claim> {
@@ -61,7 +61,9 @@ export function claimIdempotencyKey(
   const lockedUntil = now + LEASE_MS;
   // NOTE: the claim is its own write transaction, so of concurrent identical requests (in this
   // process or another over the same database) exactly one inserts the row; the rest see it.
-  return store.write(async (trx) => {
+  // It need not be on disk before the request runs: the request's own write commits after it,
+  // and no acknowledged write can outlive a claim lost in a crash.
+  const claim = await store.writeVisible(async (trx): Promise<Claim> => {
     let row = await findIdempotencyKey(trx, orgId, key);
     if (row && row.created_at <= now - IDEMPOTENCY_TTL_MS) {
       await deleteIdempotencyKeyRow(trx, row.id);
@@ -104,6 +106,10 @@ export function claimIdempotencyKey(
     abandonedClaims.get(store)?.delete(row.id);
     return { kind: "claimed", id: row.id, lockedUntil };
   });
+  // NOTE: a replayed answer is a 2xx: the write it stands for must be on disk first. A write
+  // that commits after the claim is acknowledged only once all before it is durable.
+  if (claim.kind === "replay") await store.write(() => Promise.resolve());
+  return claim;
 }
 
 /**

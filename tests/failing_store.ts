@@ -23,6 +23,12 @@ export function failingStore(store: Store<EnvironmentSchema>): FailingStore {
         if (failing()) throw diskFull();
         return value;
       }),
+    writeVisible: (work) =>
+      store.writeVisible(async (trx) => {
+        const value = await work(trx);
+        if (failing()) throw diskFull();
+        return value;
+      }),
     onWritableChange: (listener) => store.onWritableChange(listener),
     onCommit: (listener) => store.onCommit(listener),
     ping: () => store.ping(),
