@@ -35,6 +35,8 @@ export interface Store<S> {
 }
 
 const BUSY_TIMEOUT_MS = 5000;
+/** The longest wait between two tries for a libSQL server's write lock. */
+const MAX_BUSY_WAIT_MS = 8;
 
 /** Tells whether `url` names a local SQLite file rather than a libSQL server. */
 export function isFileUrl(url: string): boolean {
@@ -82,7 +84,9 @@ function settle<T>(run: () => T): Promise<T> {
 /** Opens a write transaction on a libSQL server, retrying while another writer holds the lock. */
 async function beginRemoteWrite(client: Client): Promise<WriteBatch> {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
-  for (let delay = 5;; delay = Math.min(delay * 2, 200)) {
+  // NOTE: another process holds the lock for one batch, a few round trips: waiting long after
+  // it is free left the server idle (two processes reached 50 creates/s with waits up to 200 ms).
+  for (let delay = 1;; delay = Math.min(delay * 2, MAX_BUSY_WAIT_MS)) {
     const transaction = await client.transaction("write").catch((error) => {
       if (!isBusy(error) || Date.now() > deadline) throw error;
       return null;
