@@ -65,6 +65,30 @@ function summarise(
     .map(([name, t]) => `${(t / busy * 100).toFixed(1).padStart(5)}%  ${name}`).join("\n");
 }
 
+/** The request's stages, as docs/performance.md reports them. */
+function stageOf(node: ProfileNode): string {
+  const { url, functionName } = node.callFrame;
+  if (functionName === "(garbage collector)") return "garbage collection";
+  if (functionName === "op_fs_file_sync_data_async") return "fsync (dispatch; runs off-thread)";
+  const where = packageOf(url);
+  if (where === "libsql" || where === "@libsql/client") return "SQLite (native calls)";
+  if (where === "kysely" || where === "db/prepared.ts") return "SQL building (Kysely)";
+  if (where === "zod" || where.startsWith("@hono/zod")) return "validation (zod)";
+  if (where === "hono") return "routing and middleware (hono)";
+  if (where === "prom-client" || where === "@hono/prometheus") return "metrics";
+  if (/request_metrics/.test(where)) return "metrics";
+  if (/lib\/log\.ts|request_log/.test(where)) return "logging";
+  if (/idempotency/.test(where)) return "idempotency (own code)";
+  if (/api_keys|api_auth/.test(where)) return "authentication (own code)";
+  if (/^db\//.test(where)) return "database layer (own code)";
+  if (/^(routes|lib|components)\//.test(where)) return "other own code";
+  if (/^ext:deno_(http|fetch|web|webidl|net)|^ext:core/.test(where)) {
+    return "HTTP and runtime (Deno)";
+  }
+  if (functionName === "(program)") return "V8 (program)";
+  return `other: ${where}`;
+}
+
 const route = Deno.args[0] ?? "create";
 const seconds = Number(Deno.env.get("PROFILE_SECONDS") ?? 10);
 const dataDir = await Deno.makeTempDir({ prefix: "paystead-profile-" });
@@ -128,6 +152,8 @@ try {
 }
 for await (const entry of Deno.readDir(profileDir)) {
   const profile: CpuProfile = JSON.parse(await Deno.readTextFile(`${profileDir}/${entry.name}`));
+  console.log("\nSelf time by stage of the request (busy samples only):");
+  console.log(summarise(profile, stageOf, 20));
   console.log("\nSelf time by package or module (busy samples only):");
   console.log(summarise(profile, (node) => packageOf(node.callFrame.url), 25));
   console.log("\nSelf time by function:");
