@@ -64,6 +64,19 @@ export const BLIK_RESULT_CODES = {
   timeout: "AUT_ERROR_TIMEOUT",
 } as const;
 
+/** `codeLiteral` of refund create errors (400 ERROR_VALUE_INVALID, or ERROR_VALUE_MISSING). */
+export const REFUND_ERROR_LITERALS = {
+  missingSection: "MISSING_REFUND_SECTION",
+  notEnded: "TRANS_NOT_ENDED",
+  noBalance: "NO_BALANCE",
+  amountTooBig: "AMOUNT_TO_BIG",
+  amountTooSmall: "AMOUNT_TO_SMALL",
+  idempotencyMismatch: "REFUND_IDEMPOTENCY_MISMATCH",
+} as const;
+
+/** `codeLiteral` of the 403 answer when the order's merchantPosId is not the token's POS. */
+export const INVALID_AUTH_FOR_THIS_ORDER = "INVALID_AUTH_FOR_THIS_ORDER";
+
 /** The `status` object of every PayU answer; errors add `codeLiteral`, `statusDesc`, ... */
 export const Status = z.object({
   statusCode: z.string(),
