@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { requireRenewals } from "../providers/capabilities.ts";
 import { findOffer } from "../../db/offers.ts";
 import {
   findPayment,
@@ -121,6 +122,10 @@ export async function createPayment(
         param: "qrId",
       });
     }
+    requireRenewals(ctx.services.provider, {
+      recurring: offer.recurring_interval !== null,
+      qrId: input.qrId,
+    });
     return await insertPendingPayment(trx, ctx.services, offer, {
       publicId: newId("payment"),
       amount: offer.amount * input.quantity,
