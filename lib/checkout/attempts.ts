@@ -10,7 +10,8 @@ import { newId } from "../ids.ts";
 import type { Kysely } from "kysely";
 import { findPaymentByPublicId } from "../../db/payments.ts";
 import type { EnvironmentSchema } from "../../db/schema.ts";
-import { openAttempt, type Payer, sendAttempt } from "../payments/attempts.ts";
+import { authorizeAttempt, openAttempt, type Payer } from "../payments/attempts.ts";
+import { applyAttemptOutcome } from "../payments/outcome.ts";
 import {
   insertPendingPayment,
   type PaymentRecord,
@@ -61,8 +62,11 @@ export async function payCheckoutSession(
       await newSessionPayment(trx, services, current, at);
     return { payment, attempt: await openAttempt(trx, services, payment, at, services.clock.now()) };
   });
-  await sendAttempt(ctx, payment, attempt, code, options.payer);
-  return (await findCheckoutSessionById(ctx.db, session.id))!;
+  const answer = await authorizeAttempt(services, payment, attempt, code, options.payer);
+  return await ctx.write(async (trx) => {
+    await applyAttemptOutcome(trx, services, attempt.public_id, answer, services.clock.now());
+    return (await findCheckoutSessionById(trx, session.id))!;
+  });
 }
 
 /** The session's payment when a code may still be tried on it (PENDING). */

@@ -60,9 +60,7 @@ export async function openAttempt(
 }
 
 /**
- * Sends an open attempt's code to the provider and applies its answer: a refused connection
- * fails the attempt with `provider_unavailable`; a timeout or lost answer leaves the payment
- * PROCESSING for reconciliation, since the order may exist.
+ * Sends an open attempt's code to the provider and applies its answer (see `authorizeAttempt`).
  */
 export async function sendAttempt(
   ctx: OrgContext,
@@ -72,10 +70,28 @@ export async function sendAttempt(
   payer: Payer,
 ): Promise<PaymentRecord> {
   const { services } = ctx;
-  const offer = (await findOffer(ctx.db, payment.org_id, payment.qr_id))!;
-  let answer: AttemptAnswer;
+  const answer = await authorizeAttempt(services, payment, attempt, code, payer);
+  const updated = await ctx.write((trx) =>
+    applyAttemptOutcome(trx, services, attempt.public_id, answer, services.clock.now())
+  );
+  return updated!;
+}
+
+/**
+ * Sends an open attempt's code to the provider; returns its answer for `applyAttemptOutcome`.
+ * A refused connection fails the attempt with `provider_unavailable`; a timeout or lost answer
+ * is PENDING (the order may exist) and reconciliation decides.
+ */
+export async function authorizeAttempt(
+  services: Services,
+  payment: PaymentRecord,
+  attempt: PaymentAttemptRow,
+  code: string,
+  payer: Payer,
+): Promise<AttemptAnswer> {
+  const offer = (await findOffer(services.store.db, payment.org_id, payment.qr_id))!;
   try {
-    answer = await services.provider.authorize({
+    return await services.provider.authorize({
       attemptId: attempt.public_id,
       paymentId: payment.public_id,
       amount: payment.amount,
@@ -96,15 +112,11 @@ export async function sendAttempt(
       unreachable ? "provider unreachable; attempt failed" : "provider answer unknown; polling",
       { attemptId: attempt.public_id, ...errorFields(error) },
     );
-    answer = {
+    return {
       reference: null,
       outcome: unreachable
         ? { status: "FAILED", failureCode: "provider_unavailable" }
         : { status: "PENDING" },
     };
   }
-  const updated = await ctx.write((trx) =>
-    applyAttemptOutcome(trx, services, attempt.public_id, answer, services.clock.now())
-  );
-  return updated!;
 }
