@@ -15,6 +15,8 @@ import {
   type FakePayuSwitchesPatch,
   PAYU_SANDBOX_POS,
 } from "../lib/providers/payu/fake/mod.ts";
+import type { Fetch } from "../lib/providers/payu/http.ts";
+import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import type { HostResolver } from "../lib/webhooks/address_policy.ts";
 import type { WebhookDeliveryOptions } from "../lib/webhooks/dispatcher.ts";
@@ -55,6 +57,9 @@ export async function makeTestApp(options: {
   webhooks?: WebhookDeliveryOptions;
   /** Switches of production's fake PayU (notifications at once by default). */
   payuSwitches?: FakePayuSwitchesPatch;
+  /** Wraps how the adapter reaches the fake (to count, refuse or slow calls). */
+  payuFetch?: (fake: Fetch) => Fetch;
+  payuTimeouts?: Partial<PayuTimeouts>;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -100,7 +105,12 @@ export async function makeTestApp(options: {
     accounts,
     clock,
     provider: options.provider ?? (payu ? undefined : new SandboxProvider()),
-    providerFetch: payu?.fetch,
+    payu: payu
+      ? {
+        fetch: options.payuFetch ? options.payuFetch(payu.fetch) : payu.fetch,
+        timeouts: options.payuTimeouts,
+      }
+      : undefined,
     log: silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
