@@ -13,13 +13,13 @@ import {
   createFakePayu,
   type FakePayu,
   type FakePayuSwitchesPatch,
-  PAYU_SANDBOX_POS,
 } from "../lib/providers/payu/fake/mod.ts";
 import type { Fetch } from "../lib/providers/payu/http.ts";
 import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import type { HostResolver } from "../lib/webhooks/address_policy.ts";
 import type { WebhookDeliveryOptions } from "../lib/webhooks/dispatcher.ts";
+import { PAYU_TEST_ENV } from "./processes.ts";
 import { createApp, type PaysteadApp } from "../routes/app.ts";
 
 /** A fresh app on temporary file databases, with one organisation and one API key. */
@@ -151,16 +151,6 @@ export async function makeTestApp(options: {
     },
   };
 }
-
-/** Production's PayU settings in tests: the fake's POS (PayU's public sandbox POS). */
-export const PAYU_TEST_ENV: Record<string, string> = {
-  PAYMENT_PROVIDER: "payu",
-  PAYU_API_URL: "https://secure.snd.payu.com",
-  PAYU_POS_ID: PAYU_SANDBOX_POS.posId,
-  PAYU_CLIENT_ID: PAYU_SANDBOX_POS.clientId,
-  PAYU_CLIENT_SECRET: PAYU_SANDBOX_POS.clientSecret,
-  PAYU_SECOND_KEY: PAYU_SANDBOX_POS.secondKey,
-};
 
 /** Creates an offer through the API and returns its body. */
 export async function createTestOffer(

@@ -55,9 +55,12 @@ export async function send(
     text = await Promise.race([response.text(), aborted]);
   } catch (error) {
     if (neverConnected(error)) {
-      throw new ProviderUnavailableError(`PayU could not be reached: ${request.method} ${request.url}`, {
-        cause: error,
-      });
+      throw new ProviderUnavailableError(
+        `PayU could not be reached: ${request.method} ${request.url}`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }
