@@ -92,11 +92,11 @@ export async function makeTestApp(options: {
   });
   // NOTE: production runs PayU's adapter against the fake, never the simulator; the fake's
   // notifications reach the app as PayU's reach /providers/payu/notify.
-  let app: PaysteadApp | undefined;
+  const target: { app?: PaysteadApp } = {};
   const payu = environment === "production" && !options.provider
     ? createFakePayu({
       switches: { notifyDelayMs: 0, notifyRetryDelaysMs: [0, 0, 0], ...options.payuSwitches },
-      notifyFetch: async (request) => await app!.app.request(request),
+      notifyFetch: async (request) => await target.app!.app.request(request),
     })
     : null;
   const built = createApp({
@@ -115,7 +115,7 @@ export async function makeTestApp(options: {
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
   });
-  app = built;
+  target.app = built;
   return {
     ...built,
     config,
