@@ -8,6 +8,7 @@ import type { FakeOrder, FakePayuSwitchesPatch } from "../lib/providers/payu/fak
 import { insertOffer } from "../db/offers.ts";
 import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import { pageText, signedInApp } from "./panel_helpers.ts";
 
 /** What a browser on the hosted page sends with the island's code submission. */
 const SAME_ORIGIN = {
@@ -677,6 +678,26 @@ Deno.test("[payu] production refuses recurring offers: PayU cannot charge renewa
         /the recurring offer 'qr_recurring000000000000000' cannot be paid/,
       );
     }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[payu] the production panel shows the provider and when it was last heard from", async () => {
+  const { t, agent } = await signedInApp({ environment: "production" });
+  try {
+    let page = pageText(await (await agent.get("/panel/developers")).text());
+    assert.match(
+      page,
+      /Payment provider Provider PayU, POS 300746 at https:\/\/secure\.snd\.payu\.com Notification URL https:\/\/api\.paystead\.test\/providers\/payu\/notify Last successful call not since this process started Last notification not since this process started/,
+    );
+    const offer = await createTestOffer(t);
+    const payment = await createTestPayment(t, offer.qrId);
+    await enterCode(t, payment.paymentId, "777123");
+    await settle(t);
+    page = pageText(await (await agent.get("/panel/developers")).text());
+    const at = new Date(t.clock.now()).toISOString();
+    assert.ok(page.includes(`Last successful call ${at} Last notification ${at}`), page);
   } finally {
     await t.close();
   }
