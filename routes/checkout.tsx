@@ -12,6 +12,7 @@ import {
   loadSessionState,
   type SessionPage,
 } from "../lib/checkout/pages.ts";
+import { NO_SCRIPT_REFRESH_SECONDS } from "../lib/checkout/state.ts";
 import type { Services } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { limitCodeForm, readCodeSubmission } from "./code_form.ts";
@@ -24,7 +25,12 @@ function CheckoutPage(props: { page: SessionPage; services: Services }) {
   const sandbox = props.services.environment === "sandbox";
   const path = `/checkout/${session.public_id}`;
   return (
-    <Layout title={`${summary.title} · ${summary.merchantName}`} variant="embedded" islands>
+    <Layout
+      title={`${summary.title} · ${summary.merchantName}`}
+      variant="embedded"
+      islands
+      refreshSeconds={state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined}
+    >
       <main class="checkout checkout--embedded">
         {sandbox && <SandboxBanner />}
         <OrderSummary summary={summary} />

@@ -12,6 +12,7 @@ import {
   type PaymentPage,
   startOfferPayment,
 } from "../lib/checkout/pages.ts";
+import { NO_SCRIPT_REFRESH_SECONDS } from "../lib/checkout/state.ts";
 import type { Services } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { findPublicPayment } from "../lib/payments/mod.ts";
@@ -25,7 +26,12 @@ function HostedPage(props: { page: PaymentPage; services: Services }) {
   const sandbox = props.services.environment === "sandbox";
   const path = `/pay/${payment.public_id}`;
   return (
-    <Layout title={`Pay ${summary.merchantName} · ${summary.title}`} variant="hosted" islands>
+    <Layout
+      title={`Pay ${summary.merchantName} · ${summary.title}`}
+      variant="hosted"
+      islands
+      refreshSeconds={state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined}
+    >
       {sandbox && <SandboxBanner />}
       <main class="checkout checkout--hosted">
         <div class="checkout__summary">
