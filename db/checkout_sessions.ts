@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Updateable } from "kysely";
+import { noOpenAttempt } from "./payment_attempts.ts";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
 import type {
   CheckoutSessionRow,
@@ -140,6 +141,7 @@ export function findDueCheckoutSessions(
     .where((eb) =>
       eb.or([eb("payments.status", "is", null), eb("payments.status", "!=", "PROCESSING")])
     )
+    .where(noOpenAttempt("checkout_sessions.payment_id"))
     .orderBy(systemExpiry).limit(limit).execute();
 }
 
@@ -154,6 +156,7 @@ export async function nextCheckoutSessionExpiry(db: Db): Promise<number | null> 
     .where((eb) =>
       eb.or([eb("payments.status", "is", null), eb("payments.status", "!=", "PROCESSING")])
     )
+    .where(noOpenAttempt("checkout_sessions.payment_id"))
     .select((eb) => eb.fn.min<number>(systemExpiry).as("at"))
     .executeTakeFirst();
   return typeof row?.at === "number" ? row.at : null;

@@ -18,6 +18,7 @@ import { notFound } from "../lib/errors.ts";
 import { limitCodeForm, readCodeSubmission } from "./code_form.ts";
 import type { AppEnv } from "./env.ts";
 import { renderPage } from "./html.tsx";
+import { clientAddress } from "./middleware/client_address.ts";
 import { sameOriginOnly } from "./middleware/same_origin.ts";
 
 function CheckoutPage(props: { page: SessionPage; services: Services }) {
@@ -97,7 +98,9 @@ export function createCheckoutPages(services: Services): Hono<AppEnv> {
       const session = await findPublicCheckoutSession(services, sessionId);
       if (!session) throw notFound("checkout session", sessionId);
       const submission = await readCodeSubmission(c);
-      const state = await attemptSessionCode(services, session, submission.code);
+      const state = await attemptSessionCode(services, session, submission.code, {
+        ip: clientAddress(c, services.config.trustedProxies),
+      });
       // Without JavaScript the form posts here; send the browser back to the page (PRG).
       if (submission.fromForm) return c.redirect(`/checkout/${sessionId}`, 303);
       c.header("Cache-Control", "no-store");

@@ -19,6 +19,7 @@ import { findPublicPayment } from "../lib/payments/mod.ts";
 import { limitCodeForm, readCodeSubmission } from "./code_form.ts";
 import type { AppEnv } from "./env.ts";
 import { renderPage } from "./html.tsx";
+import { clientAddress } from "./middleware/client_address.ts";
 import { sameOriginOnly } from "./middleware/same_origin.ts";
 
 function HostedPage(props: { page: PaymentPage; services: Services }) {
@@ -86,7 +87,9 @@ export function createPayPages(services: Services): Hono<AppEnv> {
       const payment = await findPublicPayment(services, paymentId);
       if (!payment) throw notFound("payment", paymentId);
       const submission = await readCodeSubmission(c);
-      const state = await attemptPaymentCode(services, payment, submission.code);
+      const state = await attemptPaymentCode(services, payment, submission.code, {
+        ip: clientAddress(c, services.config.trustedProxies),
+      });
       if (submission.fromForm) return c.redirect(`/pay/${paymentId}`, 303);
       c.header("Cache-Control", "no-store");
       return c.json(state);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { openStore } from "../db/client.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { LOCK_MS, MAX_WRONG_CODES } from "../lib/checkout/guard.ts";
-import type { AuthorizationResult } from "../lib/providers/mod.ts";
+import type { AuthorizationAnswer } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { createApp } from "../routes/app.ts";
 import { silentLogger } from "../lib/log.ts";
@@ -507,9 +507,13 @@ Deno.test("[pay] /o/{qrId} starts a payment and sends the browser to it", async 
 });
 
 Deno.test("[pages] errors are pages for people and JSON for the API and scripts", async (s) => {
+  // A provider answer the code cannot handle: a bug inside, never shown to the customer.
   class FailingProvider extends SandboxProvider {
-    override authorize(): Promise<AuthorizationResult> {
-      return Promise.reject(new Error("connection reset by bank-internal-host:9443"));
+    override authorize(): Promise<AuthorizationAnswer> {
+      return Promise.resolve({
+        reference: "bank-internal-host:9443",
+        outcome: null as unknown as AuthorizationAnswer["outcome"],
+      });
     }
   }
   const failing = new FailingProvider();
