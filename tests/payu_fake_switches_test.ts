@@ -301,3 +301,50 @@ async function tokenOfServer(
   });
   return (await response.json()).access_token;
 }
+
+Deno.test("[fake payu switches] refunds and tokens can be decided from outside", async () => {
+  const fake = await startFakePayu({
+    switches: { notifyDelayMs: 600_000, confirmTimeoutMs: null },
+  });
+  const control = (path: string) =>
+    fetch(`${fake.url}/__fake${path}`, { method: "POST" }).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
+  try {
+    const token = await tokenOfServer(fake.url, fake.credentials);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const created = await (await fetch(`${fake.url}/api/v2_1/orders`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        customerIp: "127.0.0.1",
+        merchantPosId: fake.credentials.posId,
+        description: "x",
+        currencyCode: "PLN",
+        totalAmount: "100",
+        products: [{ name: "x", unitPrice: "100", quantity: "1" }],
+        payMethods: { payMethod: { type: "PBL", value: "blik", authorizationCode: "777123" } },
+      }),
+    })).json();
+    assert.equal(fake.decide(created.orderId, "COMPLETED"), true);
+    assert.equal(fake.decide(created.orderId, "CANCELED"), false);
+    const refund = await (await fetch(`${fake.url}/api/v2_1/orders/${created.orderId}/refunds`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ refund: { description: "back", extRefundId: "re_x" } }),
+    })).json();
+    assert.equal(refund.refund.status, "PENDING");
+    const canceled = await control(`/refunds/${refund.refund.refundId}/cancel`);
+    assert.equal(canceled.status, 200);
+    assert.equal(canceled.body.status, "CANCELED");
+    assert.equal((await control(`/refunds/${refund.refund.refundId}/finalize`)).status, 409);
+    assert.equal((await control("/refunds/123/finalize")).status, 404);
+    assert.equal((await control("/tokens/expire")).body.expired, 1);
+    const expired = await fetch(`${fake.url}/api/v2_1/orders/${created.orderId}`, { headers });
+    assert.equal(expired.status, 401);
+    assert.equal((await expired.json()).status.statusDesc, "Access token expired");
+  } finally {
+    await fake.close();
+  }
+});
