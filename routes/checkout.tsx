@@ -24,6 +24,8 @@ import { sameOriginOnly } from "./middleware/same_origin.ts";
 function CheckoutPage(props: { page: SessionPage; services: Services }) {
   const { session, summary, state } = props.page;
   const sandbox = props.services.environment === "sandbox";
+  // The test codes are the simulator's; PayU's sandbox has its own (README).
+  const simulator = sandbox && props.services.provider.name === "sandbox";
   const path = `/checkout/${session.public_id}`;
   return (
     <Layout
@@ -53,7 +55,7 @@ function CheckoutPage(props: { page: SessionPage; services: Services }) {
             }}
           />
         </section>
-        {sandbox && <TestCodes />}
+        {simulator && <TestCodes />}
         <SecuredBy />
       </main>
     </Layout>

@@ -25,6 +25,8 @@ import { sameOriginOnly } from "./middleware/same_origin.ts";
 function HostedPage(props: { page: PaymentPage; services: Services }) {
   const { payment, summary, state } = props.page;
   const sandbox = props.services.environment === "sandbox";
+  // The test codes are the simulator's; PayU's sandbox has its own (README).
+  const simulator = sandbox && props.services.provider.name === "sandbox";
   const path = `/pay/${payment.public_id}`;
   return (
     <Layout
@@ -57,7 +59,7 @@ function HostedPage(props: { page: PaymentPage; services: Services }) {
               }}
             />
           </section>
-          {sandbox && <TestCodes />}
+          {simulator && <TestCodes />}
           <SecuredBy />
         </div>
       </main>

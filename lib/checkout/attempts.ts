@@ -60,7 +60,10 @@ export async function payCheckoutSession(
     }
     const payment = await currentPendingPayment(trx, current) ??
       await newSessionPayment(trx, services, current, at);
-    return { payment, attempt: await openAttempt(trx, services, payment, at, services.clock.now()) };
+    return {
+      payment,
+      attempt: await openAttempt(trx, services, payment, at, services.clock.now()),
+    };
   });
   const answer = await authorizeAttempt(services, payment, attempt, code, options.payer);
   return await ctx.write(async (trx) => {

@@ -13,7 +13,7 @@ import { newId } from "../ids.ts";
 import { errorFields } from "../log.ts";
 import { ProviderUnavailableError } from "../providers/mod.ts";
 import { assertPayable } from "./mod.ts";
-import { type AttemptAnswer, applyAttemptOutcome, POLL_INTERVAL_MS } from "./outcome.ts";
+import { applyAttemptOutcome, type AttemptAnswer, POLL_INTERVAL_MS } from "./outcome.ts";
 
 /** Who typed the code: the customer's address as it reached us through trusted proxies. */
 export interface Payer {

@@ -8,8 +8,8 @@ import { withDeadline } from "../deadline.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import {
-  type AttemptAnswer,
   applyAttemptOutcome,
+  type AttemptAnswer,
   PAYMENT_ATTEMPTS_JOB,
   POLL_INTERVAL_MS,
 } from "./outcome.ts";

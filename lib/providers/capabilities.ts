@@ -13,7 +13,9 @@ export function requireRenewals(
   throw new ApiError(
     "provider_unsupported",
     `Recurring offers need a payment provider that can charge renewals without the customer; ${provider.name} cannot (it keeps no card or BLIK token), so ${
-      offer.qrId ? `the recurring offer '${offer.qrId}' cannot be paid` : "recurring offers cannot be created"
+      offer.qrId
+        ? `the recurring offer '${offer.qrId}' cannot be paid`
+        : "recurring offers cannot be created"
     } in this environment.`,
     { param: offer.qrId ? "qrId" : "recurring" },
   );

@@ -35,7 +35,10 @@ export function providerFromConfig(
  * simulator says SUCCEEDED and no money moves.
  */
 export function assertProviderAllowed(environment: Environment, provider: PaymentProvider): void {
-  if (environment === "production" && (provider instanceof SandboxProvider || provider.name === "sandbox")) {
+  if (
+    environment === "production" &&
+    (provider instanceof SandboxProvider || provider.name === "sandbox")
+  ) {
     throw new Error("A production process must never run the sandbox simulator.");
   }
 }

@@ -133,7 +133,9 @@ export interface PaymentProvider {
   /** Sends the customer's code to the provider. */
   authorize(request: AuthorizationRequest): Promise<AuthorizationAnswer>;
   /** Asks what became of an attempt; null when the provider has no order for it. */
-  lookup(attempt: AttemptReference): Promise<{ reference: string; outcome: ProviderOutcome } | null>;
+  lookup(
+    attempt: AttemptReference,
+  ): Promise<{ reference: string; outcome: ProviderOutcome } | null>;
   /** Gives up an order still undecided past its validity. */
   cancel(attempt: AttemptReference): Promise<void>;
   /** Asks the provider to refund part or all of a succeeded payment. */

@@ -193,6 +193,13 @@ Deno.test("[e2e] one payment.succeeded webhook per PayU payment, however PayU re
     const payment = await call(server.url, key, "POST", "/payments", { qrId: offer.body.qrId }, {
       "idempotency-key": "webhook-order",
     });
+    const page = await (await fetch(`${server.url}/pay/${payment.body.paymentId}`)).text();
+    assert.match(page, /Test mode: no real money moves\./);
+    assert.equal(
+      page.includes("Sandbox test codes"),
+      false,
+      "the simulator's codes are not PayU's",
+    );
     const answer = await fetch(`${server.url}/pay/${payment.body.paymentId}`, {
       method: "POST",
       headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },

@@ -43,9 +43,12 @@ export async function send(
     );
   } catch (error) {
     if (neverConnected(error)) {
-      throw new ProviderUnavailableError(`PayU could not be reached: ${request.method} ${request.url}`, {
-        cause: error,
-      });
+      throw new ProviderUnavailableError(
+        `PayU could not be reached: ${request.method} ${request.url}`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }

@@ -170,7 +170,10 @@ export class PayuProvider implements PaymentProvider {
     if (answer.status === 200) {
       const created = RefundCreateResponse.safeParse(answer.body);
       if (!created.success) throw new PayuAnswerError("the refund", answer);
-      return { reference: created.data.refund.refundId, outcome: refundOutcome(created.data.refund.status) };
+      return {
+        reference: created.data.refund.refundId,
+        outcome: refundOutcome(created.data.refund.status),
+      };
     }
     // PayU refused it (nothing left to refund, amount too big, order not completed): final.
     if (answer.status === 400 || answer.status === 403 || answer.status === 404) {
@@ -205,7 +208,9 @@ export class PayuProvider implements PaymentProvider {
       `/api/v2_1/orders/${encodeURIComponent(orderId)}/transactions`,
     );
     const parsed = TransactionsResponse.safeParse(answer.body);
-    if (answer.status !== 200 || !parsed.success) return { status: "FAILED", failureCode: "declined" };
+    if (answer.status !== 200 || !parsed.success) {
+      return { status: "FAILED", failureCode: "declined" };
+    }
     const resultCode = parsed.data.transactions.find((t) => t.resultCode)?.resultCode;
     if (resultCode === undefined) return { status: "FAILED", failureCode: "timeout" };
     return { status: "FAILED", failureCode: RESULT_CODE_FAILURES[resultCode] ?? "declined" };
