@@ -21,6 +21,7 @@ export type CheckoutSessionRecord = CheckoutSessionRow & {
   payment_public_id: string | null;
   payment_status: string | null;
   payment_failure_code: string | null;
+  payment_processing_at: number | null;
 };
 
 function selectSessions(db: Db) {
@@ -35,6 +36,7 @@ function selectSessions(db: Db) {
       "payments.public_id as payment_public_id",
       "payments.status as payment_status",
       "payments.failure_code as payment_failure_code",
+      "payments.processing_at as payment_processing_at",
     ]);
 }
 

@@ -12,6 +12,7 @@ import {
   loadSessionState,
   type SessionPage,
 } from "../lib/checkout/pages.ts";
+import { NO_SCRIPT_REFRESH_SECONDS } from "../lib/checkout/state.ts";
 import type { Services } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { limitCodeForm, readCodeSubmission } from "./code_form.ts";
@@ -23,9 +24,16 @@ import { sameOriginOnly } from "./middleware/same_origin.ts";
 function CheckoutPage(props: { page: SessionPage; services: Services }) {
   const { session, summary, state } = props.page;
   const sandbox = props.services.environment === "sandbox";
+  // The test codes are the simulator's; PayU's sandbox has its own (README).
+  const simulator = sandbox && props.services.provider.name === "sandbox";
   const path = `/checkout/${session.public_id}`;
   return (
-    <Layout title={`${summary.title} · ${summary.merchantName}`} variant="embedded" islands>
+    <Layout
+      title={`${summary.title} · ${summary.merchantName}`}
+      variant="embedded"
+      islands
+      refreshSeconds={state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined}
+    >
       <main class="checkout checkout--embedded">
         {sandbox && <SandboxBanner />}
         <OrderSummary summary={summary} />
@@ -47,7 +55,7 @@ function CheckoutPage(props: { page: SessionPage; services: Services }) {
             }}
           />
         </section>
-        {sandbox && <TestCodes />}
+        {simulator && <TestCodes />}
         <SecuredBy />
       </main>
     </Layout>

@@ -147,6 +147,7 @@ export async function createCheckoutSession(
       payment_public_id: null,
       payment_status: null,
       payment_failure_code: null,
+      payment_processing_at: null,
     };
     return record;
   });

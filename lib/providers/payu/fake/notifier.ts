@@ -4,7 +4,7 @@
  * switches add duplicates, reordering (PENDING after the final status) and dropping.
  */
 import { signNotification } from "../signature.ts";
-import type { OrderNotification, OrderStatus } from "../wire.ts";
+import { FINAL_ORDER_STATUSES, type OrderNotification, type OrderStatus } from "../wire.ts";
 import {
   type FakeOrder,
   type FakeRefund,
@@ -84,7 +84,7 @@ export class Notifier {
     }
     const copies = switches.duplicateNotifications ? 2 : 1;
     if (switches.reorderNotifications && message.kind === "order") {
-      if (!isFinal(message.status as OrderStatus)) {
+      if (!FINAL_ORDER_STATUSES.includes(message.status as OrderStatus)) {
         this.#held.set(message.orderId, [...(this.#held.get(message.orderId) ?? []), message]);
         return;
       }
@@ -156,8 +156,4 @@ export class Notifier {
       at: new Date(this.deps.now()).toISOString(),
     });
   }
-}
-
-function isFinal(status: OrderStatus): boolean {
-  return status === "COMPLETED" || status === "CANCELED";
 }
