@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { otherOrganisation } from "./billing_helpers.ts";
+import { SHOP_ORIGIN } from "./checkout_helpers.ts";
 import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
+import { pageText, signedInApp } from "./panel_helpers.ts";
 import { startReceiver } from "./webhook_receiver.ts";
 
 type Request = TestApp["request"];
@@ -150,6 +152,81 @@ Deno.test("[lists] a startingAfter of another organisation or environment is 400
     }
   } finally {
     await production.close();
+    await t.close();
+    await receiver.close();
+  }
+});
+
+Deno.test("[lists] the panel's lists refuse a startingAfter of another organisation", async (s) => {
+  const receiver = startReceiver();
+  const { t, agent } = await signedInApp();
+  try {
+    const other = await otherOrganisation(t);
+    const seedPanel = async (request: Request) => {
+      const endpoint = await created(
+        await request("POST", "/api/v1/webhook-endpoints", { url: receiver.url }),
+        "endpoint",
+      );
+      await created(
+        await request("PUT", "/api/v1/checkout-settings", { allowedOrigins: [SHOP_ORIGIN] }),
+        "settings",
+      );
+      const offer = await created(
+        await request("POST", "/api/v1/qr", { name: "Tea", amount: 900, currency: "PLN" }),
+        "offer",
+      );
+      const payment = await created(
+        await request("POST", "/api/v1/payments", { qrId: offer.qrId }),
+        "payment",
+      );
+      const session = await created(
+        await request("POST", `/api/v1/checkout-sessions/${offer.qrId}`, {
+          embedLink: `${SHOP_ORIGIN}/checkout`,
+        }),
+        "session",
+      );
+      await t.webhooks.idle();
+      const [event] = (await created(
+        await request("GET", "/api/v1/events?type=payment.created"),
+        "events",
+      )).data;
+      const [delivery] = (await created(
+        await request("GET", `/api/v1/events/${event.id}/deliveries`),
+        "deliveries",
+      )).data;
+      return {
+        endpointId: endpoint.id as string,
+        qrId: offer.qrId as string,
+        paymentId: payment.paymentId as string,
+        sessionId: session.sessionId as string,
+        deliveryId: delivery.id as string,
+      };
+    };
+    const own = await seedPanel(t.request);
+    const theirs = await seedPanel(other.request);
+    const pages: [string, string, string, string][] = [
+      ["offers", "/panel/offers", own.qrId, theirs.qrId],
+      ["payments", "/panel/payments", own.paymentId, theirs.paymentId],
+      ["checkout sessions", "/panel/developers/checkout", own.sessionId, theirs.sessionId],
+      [
+        "an endpoint's delivery log",
+        `/panel/developers/webhooks/${own.endpointId}`,
+        own.deliveryId,
+        theirs.deliveryId,
+      ],
+    ];
+    for (const [list, path, mine, foreign] of pages) {
+      await s.step(list, async () => {
+        assert.equal((await agent.get(`${path}?startingAfter=${mine}`)).status, 200);
+        const refused = await agent.get(`${path}?startingAfter=${foreign}`);
+        assert.equal(refused.status, 400);
+        assert.match(
+          pageText(await refused.text()),
+          new RegExp(`startingAfter: no item with id '${foreign}' in this list\\.`),
+        );
+      });
+    }
+  } finally {
     await t.close();
     await receiver.close();
   }
