@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { updateApiKeyValidity } from "../db/api_keys.ts";
+import { setOrganisationPlan } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
 import { pageText, signedInApp } from "./panel_helpers.ts";
@@ -14,7 +15,7 @@ function get(t: TestApp, secret: string): Promise<Response> {
   );
 }
 
-Deno.test("[api keys] a key revoked or expired by another instance is refused once the cache lapses", async (s) => {
+Deno.test("[api keys] a revocation, expiry or plan change by another instance applies once the cache lapses", async (s) => {
   const t = await makeTestApp();
   try {
     for (
@@ -45,6 +46,18 @@ Deno.test("[api keys] a key revoked or expired by another instance is refused on
         );
       });
     }
+    await s.step("a plan lowered to FREE", async () => {
+      assert.equal((await get(t, t.apiKey)).status, 200, "verified and cached here");
+      await setOrganisationPlan(t.accounts, "acme", "FREE", t.clock.now());
+      t.clock.advance(KEY_CACHE_MS);
+      await expectError(
+        await get(t, t.apiKey),
+        403,
+        "permission",
+        "plan_required",
+        "API access needs plan BASIC or higher; the organisation 'acme' is on FREE.",
+      );
+    });
   } finally {
     await t.close();
   }
