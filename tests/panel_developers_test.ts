@@ -182,7 +182,10 @@ Deno.test("[panel webhooks] add, edit, test, log, resend, reveal, rotate, disabl
         receiver.answer = () => new Response("thanks", { status: 200 });
         const sent = await agent.post(`${path}/test`);
         assert.equal(sent.status, 303);
-        const delivered = await waitFor(async () => receiver.received[0], "the test event");
+        const delivered = await waitFor(
+          () => Promise.resolve(receiver.received[0]),
+          "the test event",
+        );
         assert.equal(delivered.headers.has("webhook-signature"), true);
         const html = await waitFor(async () => {
           const page = await (await agent.get(path)).text();

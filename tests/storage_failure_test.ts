@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import type { Store } from "../db/client.ts";
 import { GroupCommitWriter, type WriteBatch } from "../db/group_commit.ts";
 import type { ExecuteResult } from "../db/libsql_dialect.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
