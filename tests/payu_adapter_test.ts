@@ -500,7 +500,9 @@ Deno.test("[payu] a refused connection fails the attempt; the payment stays paya
   try {
     const answer = await enterCode(t, paymentId, "777123");
     assert.equal(answer.status, 200);
-    assert.equal(answer.body.phase, "ready");
+    assert.equal(answer.body.phase, "failed");
+    assert.equal(answer.body.failureCode, "provider_unavailable");
+    assert.equal(answer.body.canRetry, true);
     const payment = await paymentOf(t, paymentId);
     assert.equal(payment.status, "PENDING");
     const [attempt] = await attemptsOf(t, paymentId);
