@@ -6,6 +6,10 @@ import { signNotification } from "../lib/providers/payu/signature.ts";
 import { PAYU_SANDBOX_POS } from "../lib/providers/payu/fake/mod.ts";
 import type { FakeOrder, FakePayuSwitchesPatch } from "../lib/providers/payu/fake/mod.ts";
 import { insertOffer } from "../db/offers.ts";
+import { openStore } from "../db/client.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
+import { silentLogger } from "../lib/log.ts";
+import { createApp } from "../routes/app.ts";
 import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 import { pageText, signedInApp } from "./panel_helpers.ts";
@@ -709,6 +713,48 @@ Deno.test("[payu] the production panel shows the provider and when it was last h
     const at = new Date(t.clock.now()).toISOString();
     assert.ok(page.includes(`Last successful call ${at} Last notification ${at}`), page);
   } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[payu] two processes reconciling at once ask PayU about an attempt once", async () => {
+  let lookups = 0;
+  const counting = (fake: Fetch): Fetch => (request) => {
+    if (request.method === "GET" && new URL(request.url).pathname.startsWith("/api/v2_1/orders/")) {
+      lookups++;
+    }
+    return fake(request);
+  };
+  const { t, paymentId } = await production({
+    fetch: counting,
+    switches: { dropNotifications: true },
+  });
+  const store = await openStore<EnvironmentSchema>(t.config.databaseUrl);
+  const accounts = await openStore<AccountsSchema>(t.config.accountsDatabaseUrl);
+  const other = createApp({
+    config: t.config,
+    store,
+    accounts,
+    clock: t.clock,
+    payu: { fetch: counting(t.payu!.fetch) },
+    log: silentLogger,
+  });
+  try {
+    await enterCode(t, paymentId, "777123");
+    await t.payu!.idle();
+    t.clock.advance(MINUTE);
+    await Promise.all([t.services.scheduler.runDue(), other.services.scheduler.runDue()]);
+    assert.equal(lookups, 1);
+    assert.equal((await paymentOf(t, paymentId)).status, "SUCCEEDED");
+    assert.equal(
+      (await eventTypes(t)).filter((type) => type === "payment.succeeded").length,
+      1,
+    );
+  } finally {
+    await other.services.scheduler.stop();
+    await other.webhooks.stop();
+    await store.close();
+    await accounts.close();
     await t.close();
   }
 });
