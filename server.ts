@@ -4,6 +4,7 @@ import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
 import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
+import { reconcileAtStart } from "./lib/payments/reconcile.ts";
 import { createApp } from "./routes/app.ts";
 
 /** The two databases one environment process uses. */
@@ -81,6 +82,7 @@ export async function serve(config: Config): Promise<number> {
     { signal: stopCron.signal },
     () => services.scheduler.runAll(),
   );
+  await reconcileAtStart(services);
   services.scheduler.runAll();
 
   const server = Deno.serve({

@@ -81,6 +81,13 @@ export async function claimDueAttempts(
     .orderBy("payment_attempts.id").execute();
 }
 
+/** Makes every open attempt due at `now`; returns how many were waiting for a later check. */
+export async function makeOpenAttemptsDue(db: Db, now: number): Promise<number> {
+  const result = await db.updateTable("payment_attempts").set({ check_at: now })
+    .where("status", "=", "OPEN").where("check_at", ">", now).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** When the earliest open attempt is due for a check (system time), or null if none is open. */
 export async function nextAttemptCheckAt(db: Db): Promise<number | null> {
   const row = await db.selectFrom("payment_attempts").where("status", "=", "OPEN")

@@ -12,9 +12,12 @@ import { idempotencyCleanupJob } from "../lib/idempotency.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { panelCleanupJob } from "../lib/panel/sessions.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
-import { assertProviderAllowed, providerFromConfig } from "../lib/providers/from_config.ts";
+import {
+  assertProviderAllowed,
+  type PayuOptions,
+  providerFromConfig,
+} from "../lib/providers/from_config.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
-import type { Fetch } from "../lib/providers/payu/http.ts";
 import { paymentAttemptsJob } from "../lib/payments/reconcile.ts";
 import { refundsJob } from "../lib/refunds/jobs.ts";
 import { Scheduler } from "../lib/scheduler.ts";
@@ -53,7 +56,7 @@ export interface AppDeps {
   /** The payment provider; by default built from `config` (production: never the simulator). */
   provider?: PaymentProvider;
   /** How a provider built from `config` reaches its API (tests pass a fake's). */
-  providerFetch?: Fetch;
+  payu?: PayuOptions;
   log?: Logger;
   /** Whether the scheduler sets its own timers (the server) or waits to be called (tests). */
   timers?: boolean;
@@ -80,7 +83,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const log = deps.log ?? createLogger(deps.config.logLevel);
   const scheduler = new Scheduler({ clock, log, timers: deps.timers ?? false });
   const provider = deps.provider ??
-    providerFromConfig(deps.config, { clock, fetch: deps.providerFetch });
+    providerFromConfig(deps.config, { clock, payu: deps.payu });
   assertProviderAllowed(deps.config.environment, provider);
   const services: Services = {
     config: deps.config,

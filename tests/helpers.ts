@@ -13,11 +13,13 @@ import {
   createFakePayu,
   type FakePayu,
   type FakePayuSwitchesPatch,
-  PAYU_SANDBOX_POS,
 } from "../lib/providers/payu/fake/mod.ts";
+import type { Fetch } from "../lib/providers/payu/http.ts";
+import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import type { HostResolver } from "../lib/webhooks/address_policy.ts";
 import type { WebhookDeliveryOptions } from "../lib/webhooks/dispatcher.ts";
+import { PAYU_TEST_ENV } from "./processes.ts";
 import { createApp, type PaysteadApp } from "../routes/app.ts";
 
 /** A fresh app on temporary file databases, with one organisation and one API key. */
@@ -55,6 +57,9 @@ export async function makeTestApp(options: {
   webhooks?: WebhookDeliveryOptions;
   /** Switches of production's fake PayU (notifications at once by default). */
   payuSwitches?: FakePayuSwitchesPatch;
+  /** Wraps how the adapter reaches the fake (to count, refuse or slow calls). */
+  payuFetch?: (fake: Fetch) => Fetch;
+  payuTimeouts?: Partial<PayuTimeouts>;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -87,11 +92,11 @@ export async function makeTestApp(options: {
   });
   // NOTE: production runs PayU's adapter against the fake, never the simulator; the fake's
   // notifications reach the app as PayU's reach /providers/payu/notify.
-  let app: PaysteadApp | undefined;
+  const target: { app?: PaysteadApp } = {};
   const payu = environment === "production" && !options.provider
     ? createFakePayu({
       switches: { notifyDelayMs: 0, notifyRetryDelaysMs: [0, 0, 0], ...options.payuSwitches },
-      notifyFetch: async (request) => await app!.app.request(request),
+      notifyFetch: async (request) => await target.app!.app.request(request),
     })
     : null;
   const built = createApp({
@@ -100,12 +105,17 @@ export async function makeTestApp(options: {
     accounts,
     clock,
     provider: options.provider ?? (payu ? undefined : new SandboxProvider()),
-    providerFetch: payu?.fetch,
+    payu: payu
+      ? {
+        fetch: options.payuFetch ? options.payuFetch(payu.fetch) : payu.fetch,
+        timeouts: options.payuTimeouts,
+      }
+      : undefined,
     log: silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
   });
-  app = built;
+  target.app = built;
   return {
     ...built,
     config,
@@ -141,16 +151,6 @@ export async function makeTestApp(options: {
     },
   };
 }
-
-/** Production's PayU settings in tests: the fake's POS (PayU's public sandbox POS). */
-export const PAYU_TEST_ENV: Record<string, string> = {
-  PAYMENT_PROVIDER: "payu",
-  PAYU_API_URL: "https://secure.snd.payu.com",
-  PAYU_POS_ID: PAYU_SANDBOX_POS.posId,
-  PAYU_CLIENT_ID: PAYU_SANDBOX_POS.clientId,
-  PAYU_CLIENT_SECRET: PAYU_SANDBOX_POS.clientSecret,
-  PAYU_SECOND_KEY: PAYU_SANDBOX_POS.secondKey,
-};
 
 /** Creates an offer through the API and returns its body. */
 export async function createTestOffer(

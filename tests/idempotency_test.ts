@@ -3,7 +3,7 @@ import { insertIdempotencyKey } from "../db/idempotency_keys.ts";
 import { createOrganisation } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { requestFingerprint } from "../lib/idempotency.ts";
-import type { AuthorizationRequest, AuthorizationAnswer } from "../lib/providers/mod.ts";
+import type { AuthorizationAnswer, AuthorizationRequest } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import {
   createTestOffer,

@@ -52,7 +52,9 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
       const created = await createTestPayment(app, offer.qrId, { expiresInMinutes: 5 });
       const page = await loadPaymentPage(app.services, created.paymentId);
       assert.equal(page?.expiresInSeconds, 300);
-      const state = await attemptPaymentCode(app.services, page!.payment, "777123", { ip: "127.0.0.1" });
+      const state = await attemptPaymentCode(app.services, page!.payment, "777123", {
+        ip: "127.0.0.1",
+      });
       assert.equal(state.phase, "succeeded");
       const paid = (await findPublicPayment(app.services, created.paymentId))!;
       assert.equal(paid.succeeded_at, orgNow);

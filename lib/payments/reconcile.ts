@@ -1,6 +1,7 @@
 import {
   type AttemptRecord,
   claimDueAttempts,
+  makeOpenAttemptsDue,
   nextAttemptCheckAt,
 } from "../../db/payment_attempts.ts";
 import type { Services } from "../context.ts";
@@ -99,4 +100,16 @@ export function paymentAttemptsJob(services: Services): ScheduledJob {
       return now;
     },
   };
+}
+
+/**
+ * At a process's start, asks at once about every attempt still open: a crash may have left one
+ * between sending the code and writing the answer, with the customer waiting.
+ */
+export async function reconcileAtStart(services: Services): Promise<void> {
+  const now = services.clock.now();
+  // NOTE: this may ask about an attempt another live process is asking about too; answers
+  // are applied with compare-and-set, so asking twice changes nothing.
+  await services.store.write((trx) => makeOpenAttemptsDue(trx, now));
+  services.scheduler.wake(PAYMENT_ATTEMPTS_JOB, now);
 }

@@ -30,17 +30,29 @@ export async function send(
   request: { url: string; method: string; headers: Record<string, string>; body?: string },
   timeoutMs: number,
 ): Promise<PayuAnswer> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  // NOTE: raced against the signal too, so a fetch that ignores it (or a body that trickles)
+  // still never holds the caller past the timeout.
+  const aborted = new Promise<never>((_, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => {});
   let response: Response;
+  let text: string;
   try {
-    response = await fetch(
-      new Request(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
-      }),
-    );
+    response = await Promise.race([
+      fetch(
+        new Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          redirect: "manual",
+          signal,
+        }),
+      ),
+      aborted,
+    ]);
+    text = await Promise.race([response.text(), aborted]);
   } catch (error) {
     if (neverConnected(error)) {
       throw new ProviderUnavailableError(
@@ -52,7 +64,6 @@ export async function send(
     }
     throw error;
   }
-  const text = await response.text();
   let body: unknown = null;
   try {
     body = text === "" ? null : JSON.parse(text);
