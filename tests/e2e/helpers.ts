@@ -1,12 +1,13 @@
 import { type Browser, chromium, type Page } from "playwright-core";
 import { makeTestApp, type TestApp } from "../helpers.ts";
+import { DEBIAN_CHROMIUM } from "../support/setup.ts";
 
 const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
 
-/** Debian's Chromium, headless, with a fresh profile, and nothing phoning home. */
+/** Debian's Chromium (or `CHROMIUM_BIN`), headless, with a fresh profile, nothing phoning home. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: Deno.env.get("CHROMIUM_BIN") || DEBIAN_CHROMIUM,
     headless: true,
     args: [
       "--no-sandbox",
