@@ -1,9 +1,5 @@
 import type { Config } from "./config.ts";
-import { isIpLiteral, isPublicAddress } from "./webhooks/address_policy.ts";
-
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+import { isIpLiteral, isLoopbackHost, isPublicAddress } from "./webhooks/address_policy.ts";
 
 /**
  * Tells whether the process listens where the internet can reach it with no reverse proxy in
@@ -17,7 +13,7 @@ export function listensPubliclyWithoutProxy(
   const host = config.listenHost.trim().toLowerCase().replace(/^\[|\]$/g, "");
   const everyInterface = host === "0.0.0.0" || host === "::" || host === "";
   const exposed = everyInterface ||
-    (isIpLiteral(host) ? isPublicAddress(host) : !isLoopback(host) && !host.endsWith(".localhost"));
-  const remoteProxy = config.trustedProxies.some((address) => !isLoopback(address.trim()));
+    (isIpLiteral(host) ? isPublicAddress(host) : !isLoopbackHost(host));
+  const remoteProxy = config.trustedProxies.some((address) => !isLoopbackHost(address.trim()));
   return exposed && !remoteProxy;
 }

@@ -8,7 +8,7 @@ import { readOutboxPosition } from "../../db/webhook_fanout.ts";
 import type { Services } from "../context.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
-import { cachedPublicHostCheck, type HostChecker } from "./address_policy.ts";
+import { type HostChecker, publicHostCheck, webhookTargetPolicy } from "./address_policy.ts";
 import {
   type AttemptBudget,
   claimDueAttempts,
@@ -101,10 +101,10 @@ export class WebhookDispatcher {
   constructor(services: Services, options: WebhookDeliveryOptions = {}) {
     this.#services = services;
     this.#options = { ...DEFAULTS, ...options };
-    // NOTE: production checks where a URL points before every attempt, not only at
-    // registration: a name can be repointed at an internal address afterwards.
-    this.#checkHost = services.environment === "production"
-      ? cachedPublicHostCheck(services.resolveHost, () => services.clock.now())
+    // NOTE: under the address policy, where a URL points is checked before every attempt, not
+    // only at registration: a name can be repointed at an internal address afterwards.
+    this.#checkHost = webhookTargetPolicy(services.config) !== null
+      ? publicHostCheck(services.resolveHost)
       : null;
   }
 
