@@ -70,7 +70,7 @@ Deno.test("[webhooks] every attempt resolves again and connects to the address i
   const port = new URL(receiver.url).port;
   // `.invalid` never resolves: a request that reaches the receiver went to the checked address.
   const url = `http://hooks.paystead.invalid:${port}/hook`;
-  const answers = [["127.0.0.1"], ["10.0.0.1"], ["127.0.0.1"]];
+  const answers = [["127.0.0.1"], ["10.0.0.1"], ["127.0.0.1"], ["127.0.0.1"]];
   const lookups: string[] = [];
   const resolve: HostResolver = (host) => {
     lookups.push(host);
@@ -122,6 +122,32 @@ Deno.test("[webhooks] every attempt resolves again and connects to the address i
       assert.equal(outcome.responseBody, "busy");
       assert.equal(outcome.retryAfterMs, 120_000);
       assert.equal(receiver.received.length, 2);
+    });
+    await t.step("a receiver that never answers: the attempt times out", async () => {
+      const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const held: Deno.Conn[] = [];
+      const accepting = (async () => {
+        for await (const conn of silent) held.push(conn);
+      })();
+      try {
+        const outcome = await sendAttempt({
+          url: `https://hooks.paystead.invalid:${silent.addr.port}/hook`,
+          body: "{}",
+          headers: {},
+          checkHost,
+          stop: new AbortController().signal,
+          timeoutMs: 200,
+          now: Date.now(),
+        });
+        assert.equal(outcome.kind, "failed");
+        assert.equal(outcome.errorCode, "timeout");
+        assert.equal(outcome.errorMessage, "No complete answer within 0.2 s.");
+        assert.equal(held.length, 1, "the connection went to the checked address");
+      } finally {
+        silent.close();
+        for (const conn of held) conn.close();
+        await accepting.catch(() => {});
+      }
     });
   } finally {
     await receiver.close();

@@ -63,10 +63,11 @@ export interface FanOutResult {
 
 /**
  * Turns events recorded since the cursor into one delivery per subscribed endpoint and moves
- * the cursor, in the caller's write transaction. Events of a `paused` organisation (FREE) get no
- * delivery: they stay in the event log, where an upgraded organisation can recover them. The API's own transaction only writes its
+ * the cursor, in the caller's write transaction. The API's own transaction only writes its
  * event (the outbox row); this runs after its commit, so fan-out costs the API nothing, and
  * because cursor and deliveries commit together, no event is fanned out twice or skipped.
+ * Events of a `paused` organisation (FREE) get no delivery: they stay in the event log, where
+ * the organisation can recover them after an upgrade.
  *
  * A delivery due at once to an endpoint with room in `budget` is made already leased: a fresh
  * event reaches its receivers with one write, and a delivery needs no separate claim. The
@@ -166,7 +167,7 @@ export interface ClaimInput {
   maxAttempts: number;
   /** Rotates which endpoint is served first, so none is always last. */
   rotation: number;
-  /** Organisations whose deliveries are not attempted (FREE), none when omitted: what comes due is canceled. */
+  /** Organisations whose due deliveries are canceled, not attempted (FREE); none when omitted. */
   paused?: ReadonlySet<number>;
 }
 
