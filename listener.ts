@@ -60,7 +60,9 @@ export class Listener {
         if (first) onListen?.(addr);
       },
     }, (request, info) => {
-      if (this.#failures > 0) this.#recovered();
+      // Only a request this listener accepted ends the episode: connections the failed one
+      // accepted earlier are still served meanwhile.
+      if (this.#failures > 0 && this.#server === server) this.#recovered();
       return handler(request, info);
     });
     this.#server = server;
