@@ -26,6 +26,8 @@ export interface ListenerOptions {
 export class Listener {
   readonly #options: ListenerOptions;
   #server: Deno.HttpServer<Deno.NetAddr> | null = null;
+  /** Failed listeners still finishing the connections they had accepted. */
+  readonly #retired = new Set<Deno.HttpServer<Deno.NetAddr>>();
   #retryTimer: ReturnType<typeof setTimeout> | null = null;
   #retryMs: number;
   /** Failures in the current episode; 0 while serving normally. */
@@ -43,12 +45,12 @@ export class Listener {
     return server.addr;
   }
 
-  /** Stops listening and waits for requests in flight on the current listener. */
+  /** Stops listening and waits for requests in flight, on failed listeners too. */
   async shutdown(): Promise<void> {
     this.#stopping = true;
     if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
     this.#retryTimer = null;
-    await this.#server?.shutdown();
+    await Promise.all([this.#server, ...this.#retired].map((server) => server?.shutdown()));
   }
 
   #listen(first: boolean): Deno.HttpServer<Deno.NetAddr> {
@@ -73,7 +75,13 @@ export class Listener {
         }
       },
       (error) => {
-        if (!this.#stopping && this.#server === server) this.#failed("accept", error);
+        if (this.#stopping || this.#server !== server) return;
+        // NOTE: a failed accept loop may leave its listening socket open (a descriptor the
+        // flood needs, and a port a new listener cannot take): close it. Its connections
+        // still finish; shutdown() waits for them too.
+        this.#retired.add(server);
+        server.shutdown().catch(() => {}).finally(() => this.#retired.delete(server));
+        this.#failed("accept", error);
       },
     );
     return server;
