@@ -17,11 +17,11 @@ export interface ListenerOptions {
 
 /**
  * `Deno.serve` that survives its own listener. Past the file limit (a flood of connections),
- * Deno's accept loop fails: the listening socket is closed and the server's `finished` promise
- * rejects with "Too many open files", which, unhandled, would end the process. Here the failure
- * is logged once per episode, counted, and the port is listened on again as soon as a socket
- * can be opened; connections already accepted are served meanwhile. Once a request is served
- * again, the episode is over (logged too).
+ * Deno's accept loop fails and the server's `finished` promise rejects with "Too many open
+ * files", which, unhandled, would end the process. Here the failure is logged once per episode
+ * and counted, the failed listener is closed, and the port is listened on again as soon as a
+ * socket can be opened; connections already accepted are served meanwhile. A request accepted
+ * by the new listener ends the episode (logged too).
  */
 export class Listener {
   readonly #options: ListenerOptions;
