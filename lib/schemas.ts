@@ -44,6 +44,14 @@ export const HttpUrl = z.string().max(2048).refine((value) => {
   }
 }, "must be an absolute http:// or https:// URL").meta({ example: "https://shop.example/thanks" });
 
+/** How many times an object changed: 1 when created, one more with every change. */
+export const Version = z.int().min(1).meta({
+  description: "Grows by one with every change of the object, in the same transaction as the " +
+    "change and its event: a receiver drops an event whose data.version is not above the " +
+    "version it already holds.",
+  example: 3,
+});
+
 /** A time as an ISO 8601 UTC string with milliseconds. */
 export const Timestamp = z.iso.datetime().meta({ example: "2026-11-21T10:00:00.000Z" });
 

@@ -6,6 +6,7 @@ import { createOrganisation } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../lib/config.ts";
+import type { EventStreamOptions } from "../lib/event_stream.ts";
 import { silentLogger } from "../lib/log.ts";
 import type { Plan } from "../lib/plans.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
@@ -42,6 +43,7 @@ export async function makeTestApp(options: {
   env?: Record<string, string>;
   resolveHost?: HostResolver;
   webhooks?: WebhookDeliveryOptions;
+  eventStreams?: EventStreamOptions;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -80,6 +82,7 @@ export async function makeTestApp(options: {
     log: silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
+    eventStreams: options.eventStreams,
   });
   return {
     ...built,
@@ -106,6 +109,7 @@ export async function makeTestApp(options: {
       }));
     },
     async close() {
+      built.services.eventStreams.close();
       await built.services.scheduler.stop();
       await built.webhooks.stop();
       await store.close();

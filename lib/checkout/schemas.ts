@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AmountOrZero, HttpUrl, Metadata, Timestamp } from "../schemas.ts";
+import { AmountOrZero, HttpUrl, Metadata, Timestamp, Version } from "../schemas.ts";
 import { SESSION_STATUSES } from "./status.ts";
 
 /** Most line items a session may carry. */
@@ -57,6 +57,7 @@ export const CheckoutSession = z.strictObject({
       "the last attempt (a FAILED attempt leaves the session OPEN for another).",
   }),
   createdAt: Timestamp,
+  version: Version,
 }).meta({ id: "CheckoutSession", description: "An embedded checkout for one offer." });
 export type CheckoutSession = z.infer<typeof CheckoutSession>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FAILURE_CODES } from "../providers/mod.ts";
-import { HttpUrl, ListQuery, Metadata, Timestamp } from "../schemas.ts";
+import { HttpUrl, ListQuery, Metadata, Timestamp, Version } from "../schemas.ts";
 import { PAYMENT_STATUSES } from "./status.ts";
 
 export const Customer = z.strictObject({
@@ -52,5 +52,6 @@ export const Payment = z.strictObject({
   metadata: z.record(z.string(), z.string()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  version: Version,
 }).meta({ id: "Payment", description: "A customer payment for an offer." });
 export type Payment = z.infer<typeof Payment>;

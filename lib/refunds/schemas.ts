@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REFUND_FAILURE_CODES } from "../providers/mod.ts";
-import { Amount, Timestamp } from "../schemas.ts";
+import { Amount, Timestamp, Version } from "../schemas.ts";
 import { REFUND_STATUSES } from "./status.ts";
 
 export const CreateRefundRequest = z.strictObject({
@@ -28,6 +28,7 @@ export const Refund = z.strictObject({
   }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  version: Version,
 }).meta({
   id: "Refund",
   description: "Money given back from a succeeded payment. While PENDING or SUCCEEDED its " +

@@ -33,6 +33,10 @@ const ERROR_DESCRIPTIONS = {
   403: "The organisation's plan or the caller's role does not allow this.",
   404: "No such resource in this organisation.",
   409: "The resource's state does not allow this, or an Idempotency-Key conflict.",
+  413: "The request body is larger than 1 MiB.",
+  415: "The request body is not JSON (send Content-Type: application/json).",
+  429: "Too many requests for this API key (or too many open event streams); see Retry-After.",
+  503: "The server is stopping or its storage cannot take writes; retry after Retry-After.",
 } as const;
 
 /** The documented error responses of an operation. */
