@@ -50,6 +50,7 @@ Deno.test("[checkout] creating a session returns exactly the contract's resource
       metadata: { orderId: "A-1001" },
       paymentId: null,
       createdAt: "2026-11-21T10:00:00.000Z",
+      version: 1,
     });
     const fetched = await t.request("GET", `/api/v1/checkout-sessions/${body.sessionId}`);
     assert.equal(fetched.status, 200);
@@ -251,7 +252,8 @@ Deno.test("[checkout] complete with 777123 completes the session once; events in
     const completed = await response.json();
     assert.equal(completed.status, "COMPLETED");
     assert.match(completed.paymentId, /^pay_/);
-    assert.deepEqual({ ...completed, status: "OPEN", paymentId: null }, session);
+    assert.equal(completed.version, 3);
+    assert.deepEqual({ ...completed, status: "OPEN", paymentId: null, version: 1 }, session);
 
     const payment = await (await t.request("GET", `/api/v1/payments/${completed.paymentId}`))
       .json();
@@ -377,7 +379,7 @@ Deno.test("[checkout] expire: OPEN -> EXPIRED once, with its event", async () =>
     );
     assert.equal(response.status, 200);
     const expired = await response.json();
-    assert.deepEqual(expired, { ...session, status: "EXPIRED" });
+    assert.deepEqual(expired, { ...session, status: "EXPIRED", version: 2 });
     const events = await eventsOf(t, "checkout.session.expired");
     assert.equal(events.length, 1);
     assert.deepEqual(events[0].data, expired);
