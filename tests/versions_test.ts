@@ -75,19 +75,25 @@ Deno.test("[versions] every change of an object grows its version, and its event
       ]);
     });
 
-    await t.step("each event's version is the one its row had when the event committed", async () => {
-      // Versions start at 1 and never repeat within an object: the event and the row's change
-      // are one transaction, so two events never carry the same version of one object.
-      const rows = await sql<{ object: string; events: number; versions: number }>`
+    await t.step(
+      "each event's version is the one its row had when the event committed",
+      async () => {
+        // Versions start at 1 and never repeat within an object: the event and the row's change
+        // are one transaction, so two events never carry the same version of one object.
+        const rows = await sql<{ object: string; events: number; versions: number }>`
         SELECT coalesce(
           json_extract(payload, '$.data.refundId'), json_extract(payload, '$.data.sessionId'),
           json_extract(payload, '$.data.subscriptionId'), json_extract(payload, '$.data.paymentId')
         ) AS object, count(*) AS events,
         count(DISTINCT json_extract(payload, '$.data.version')) AS versions
         FROM events GROUP BY object`.execute(app.store.db);
-      assert.ok(rows.rows.length >= 6, `${rows.rows.length} objects`);
-      assert.deepEqual(rows.rows.filter((row) => Number(row.events) !== Number(row.versions)), []);
-    });
+        assert.ok(rows.rows.length >= 6, `${rows.rows.length} objects`);
+        assert.deepEqual(
+          rows.rows.filter((row) => Number(row.events) !== Number(row.versions)),
+          [],
+        );
+      },
+    );
   } finally {
     await app.close();
   }

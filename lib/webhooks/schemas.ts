@@ -12,8 +12,8 @@ export type DisabledReason = (typeof DISABLED_REASONS)[number];
 export const DELIVERY_STATUSES = ["PENDING", "SUCCEEDED", "FAILED", "CANCELED"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** What started a delivery: the event's fan-out, a resend, or the test operation. */
-export const DELIVERY_TRIGGERS = ["EVENT", "RESEND", "TEST"] as const;
+/** What started a delivery: the event's fan-out, a resend, the test operation, or a recovery. */
+export const DELIVERY_TRIGGERS = ["EVENT", "RESEND", "TEST", "RECOVERY"] as const;
 export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 
 const Subscriptions = z.array(

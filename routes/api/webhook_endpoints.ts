@@ -3,6 +3,11 @@ import { z } from "zod";
 import { listOf, ListQuery } from "../../lib/schemas.ts";
 import { toWebhookDelivery } from "../../lib/webhooks/deliveries.ts";
 import {
+  recoverEvents,
+  RecoverEventsRequest,
+  WebhookRecovery,
+} from "../../lib/webhooks/recovery.ts";
+import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
@@ -166,6 +171,38 @@ export const webhookEndpoints = createApiRouter()
     async (c) => {
       const endpoint = await rotateWebhookEndpointSecret(c.var.ctx, c.req.valid("param").id);
       return c.json(toWebhookEndpointWithSecret(endpoint), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{id}/recover",
+      operationId: "recoverWebhookEvents",
+      summary: "Queue a window of events again",
+      description: "Queues again, for this endpoint, every event of the types it subscribes to " +
+        "created in `[since, until)`: for a receiver that was down, an endpoint that was " +
+        "disabled, or an organisation whose deliveries were paused. Each delivery shows trigger " +
+        "RECOVERY and carries the event's own `webhook-id`. At most 10000 events per window; " +
+        "the same window again answers 200 with the first recovery and queues nothing.",
+      tags,
+      request: {
+        headers: idempotencyHeader,
+        params: EndpointIdParam,
+        body: jsonBody(RecoverEventsRequest),
+      },
+      responses: {
+        201: { description: "The recovery; its deliveries are due now.", ...json(WebhookRecovery) },
+        200: { description: "This window was recovered before.", ...json(WebhookRecovery) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const { recovery, created } = await recoverEvents(
+        c.var.ctx,
+        c.req.valid("param").id,
+        c.req.valid("json"),
+      );
+      return c.json(recovery, created ? 201 : 200);
     },
   )
   .openapi(
