@@ -45,7 +45,7 @@ export const Event = z.strictObject({
   data: z.record(z.string(), z.unknown()).meta({
     description: "The object the event is about, exactly as the API returned it at that moment.",
   }),
-}).meta({ id: "Event", description: "Something that happened, recorded in the same transaction." });
+}).meta({ description: "Something that happened, recorded in the same transaction." });
 export type Event = z.infer<typeof Event>;
 
 /** `GET /api/v1/events` query: the list parameters and an optional exact type. */

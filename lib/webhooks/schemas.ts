@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HttpUrl, Timestamp } from "../schemas.ts";
-import { isSubscriptionPattern } from "./subscriptions.ts";
+import { isSubscriptionPattern, SUBSCRIPTION_PATTERNS } from "./subscriptions.ts";
 
 const EndpointId = z.string().meta({ example: "we_4f9TqYcW2mJx8bN3kL6pR1sV" });
 
@@ -20,7 +20,7 @@ const Subscriptions = z.array(
   z.string().max(100).refine(
     isSubscriptionPattern,
     "must be '*', an event type such as payment.succeeded, or a family such as payment.*",
-  ),
+  ).meta({ enum: [...SUBSCRIPTION_PATTERNS] }),
 ).min(1).max(50).meta({
   description: "Event types to receive: `*`, exact types, or families like `payment.*`.",
   example: ["payment.*", "refund.succeeded"],

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { Event, getEvent, listEvents, ListEventsQuery, toEvent } from "../../lib/events.ts";
+import { EventResource as Event } from "../../lib/event_schemas.ts";
+import { getEvent, listEvents, ListEventsQuery, toEvent } from "../../lib/events.ts";
 import { openEventStream, StreamEventsQuery } from "../../lib/event_stream.ts";
 import { listOf } from "../../lib/schemas.ts";
 import { createApiRouter, errors, json } from "./openapi.ts";
@@ -16,6 +17,8 @@ export const events = createApiRouter()
       path: "/",
       operationId: "listEvents",
       summary: "List events",
+      description:
+        "Events newest first, or oldest first with `order=asc` for a consumer catching up after `startingAfter`. Each `data` carries the object's `version`.",
       tags,
       request: { query: ListEventsQuery },
       responses: {
@@ -74,6 +77,7 @@ export const events = createApiRouter()
       path: "/{id}",
       operationId: "getEvent",
       summary: "Get an event",
+      description: "One event, exactly as its webhook deliveries carry it.",
       tags,
       request: { params: z.object({ id: z.string().max(100) }) },
       responses: { 200: { description: "The event.", ...json(Event) }, ...errors(401, 403, 404) },

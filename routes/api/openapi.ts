@@ -53,7 +53,7 @@ export function errors<S extends keyof typeof ERROR_DESCRIPTIONS>(...statuses: S
 
 /** The `Idempotency-Key` header every POST accepts. */
 export const idempotencyHeader = z.object({
-  "idempotency-key": z.string().min(1).max(255).optional().meta({
+  "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().meta({
     description:
       "Makes a retry safe: the first response is replayed for 24 hours (Idempotent-Replayed: true).",
   }),

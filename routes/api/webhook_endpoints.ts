@@ -76,6 +76,7 @@ export const webhookEndpoints = createApiRouter()
       path: "/",
       operationId: "listWebhookEndpoints",
       summary: "List webhook endpoints",
+      description: "Webhook endpoints newest first, without their secrets.",
       tags,
       request: { query: ListQuery },
       responses: {
@@ -97,6 +98,7 @@ export const webhookEndpoints = createApiRouter()
       path: "/{id}",
       operationId: "getWebhookEndpoint",
       summary: "Get a webhook endpoint",
+      description: "One webhook endpoint, without its secret.",
       tags,
       request: { params: EndpointIdParam },
       responses: {
@@ -115,6 +117,8 @@ export const webhookEndpoints = createApiRouter()
       path: "/{id}",
       operationId: "updateWebhookEndpoint",
       summary: "Update, disable or re-enable a webhook endpoint",
+      description:
+        "Changes the URL, subscriptions or description; `enabled: false` stops deliveries and cancels pending ones, `enabled: true` delivers events recorded from then on (recover older ones with `POST .../recover`).",
       tags,
       request: { params: EndpointIdParam, body: jsonBody(UpdateWebhookEndpointRequest) },
       responses: {
@@ -211,6 +215,7 @@ export const webhookEndpoints = createApiRouter()
       path: "/{id}/secret",
       operationId: "revealWebhookEndpointSecret",
       summary: "Reveal the signing secret",
+      description: "The current signing secret, and until when the previous one still signs.",
       tags,
       request: { params: EndpointIdParam },
       responses: {
