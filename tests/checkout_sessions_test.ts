@@ -521,13 +521,22 @@ Deno.test("[checkout] the OpenAPI document describes the checkout operations", a
     assert.deepEqual(
       Object.keys(document.paths).filter((path) => path.includes("checkout")).sort(),
       [
-        "/api/v1/checkout-sessions/{qrId}",
-        "/api/v1/checkout-sessions/{sessionId}",
+        // POST takes the offer's qrId, GET the session's id: one template, two operations.
+        "/api/v1/checkout-sessions/{id}",
         "/api/v1/checkout-sessions/{sessionId}/complete",
         "/api/v1/checkout-sessions/{sessionId}/expire",
         "/api/v1/checkout-settings",
       ],
     );
+    const item = document.paths["/api/v1/checkout-sessions/{id}"];
+    assert.deepEqual(
+      [
+        item.post.operationId,
+        item.post.parameters.find((p: { in: string }) => p.in === "path").description,
+      ],
+      ["createCheckoutSession", "The offer's id (`qrId`, `qr_...`) to open a session for."],
+    );
+    assert.equal(item.get.operationId, "getCheckoutSession");
     for (const id of ["CheckoutSession", "CreateCheckoutSessionRequest", "CheckoutSettings"]) {
       assert.ok(document.components.schemas[id], id);
     }
