@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { openStore } from "../db/client.ts";
+import type { EnvironmentSchema } from "../db/schema.ts";
 import { createOrganisation } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { type SseMessage, SseParser } from "../lib/cli/sse.ts";
+import { recordEvent } from "../lib/events.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -301,6 +304,31 @@ Deno.test("[events] one key may hold only so many streams", async () => {
     await again.cancel();
     await second.cancel();
   } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[events] a stream sees events another process commits, through the shared poll", async () => {
+  const app = await makeTestApp({ eventStreams: { pollMs: 20 } });
+  const other = await openStore<EnvironmentSchema>(app.config.databaseUrl);
+  try {
+    const reader = new StreamReader(await openStream(app));
+    assert.deepEqual(await reader.next(), { kind: "comment", text: "connected" });
+    // Written through another connection: this process's commit hook never fires for it.
+    const written = await other.write((trx) =>
+      recordEvent(trx, {
+        orgId: app.orgId,
+        type: "payment.created",
+        environment: "sandbox",
+        createdAt: app.clock.now(),
+        data: { paymentId: "pay_fromanotherprocess00000000", version: 1 },
+      })
+    );
+    const [event] = await reader.events(1);
+    assert.equal(event.id, written.public_id);
+    await reader.cancel();
+  } finally {
+    await other.close();
     await app.close();
   }
 });

@@ -22,7 +22,10 @@ export const events = createApiRouter()
       tags,
       request: { query: ListEventsQuery },
       responses: {
-        200: { description: "Events, newest first.", ...json(listOf(Event, "EventList")) },
+        200: {
+          description: "Events, newest first (oldest first with order=asc).",
+          ...json(listOf(Event, "EventList")),
+        },
         ...errors(400, 401, 403),
       },
     }),
