@@ -12,6 +12,7 @@ import {
 } from "./lib/config.ts";
 import { DEVTOOLS_USAGE, runDevtool } from "./lib/cli/mod.ts";
 import { ApiError } from "./lib/errors.ts";
+import { runFakePayuCommand } from "./lib/providers/payu/fake/cli.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
 const USAGE = `Usage: paystead <command> [options]
@@ -28,6 +29,8 @@ Commands:
                                     prints the key's secret, once
   backup --out FILE [--database environment|accounts]
                                     consistent copy while the server runs
+  fake-payu [--port N] [--notify-delay D] ...
+                                    a fake PayU for trying production locally (--help)
 ${DEVTOOLS_USAGE}
 
 Every command takes --env and --data-dir; settings come from environment variables
@@ -163,6 +166,8 @@ export async function main(
   args: string[],
   built: { environment?: Environment } = {},
 ): Promise<number> {
+  // The fake PayU is not Paystead: it takes its own flags and needs no configuration.
+  if (args[0] === "fake-payu" && !built.environment) return await runFakePayuCommand(args.slice(1));
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });

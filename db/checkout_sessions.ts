@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Updateable } from "kysely";
+import { noOpenAttempt } from "./payment_attempts.ts";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
 import { nextVersion } from "./versions.ts";
 import type {
@@ -21,6 +22,7 @@ export type CheckoutSessionRecord = CheckoutSessionRow & {
   payment_public_id: string | null;
   payment_status: string | null;
   payment_failure_code: string | null;
+  payment_processing_at: number | null;
 };
 
 function selectSessions(db: Db) {
@@ -35,6 +37,7 @@ function selectSessions(db: Db) {
       "payments.public_id as payment_public_id",
       "payments.status as payment_status",
       "payments.failure_code as payment_failure_code",
+      "payments.processing_at as payment_processing_at",
     ]);
 }
 
@@ -139,6 +142,7 @@ export function findDueCheckoutSessions(
     .where((eb) =>
       eb.or([eb("payments.status", "is", null), eb("payments.status", "!=", "PROCESSING")])
     )
+    .where(noOpenAttempt("checkout_sessions.payment_id"))
     .orderBy(systemExpiry).limit(limit).execute();
 }
 
@@ -153,6 +157,7 @@ export async function nextCheckoutSessionExpiry(db: Db): Promise<number | null> 
     .where((eb) =>
       eb.or([eb("payments.status", "is", null), eb("payments.status", "!=", "PROCESSING")])
     )
+    .where(noOpenAttempt("checkout_sessions.payment_id"))
     .select((eb) => eb.fn.min<number>(systemExpiry).as("at"))
     .executeTakeFirst();
   return typeof row?.at === "number" ? row.at : null;
