@@ -1,4 +1,4 @@
-import type { Client, InArgs } from "@libsql/client";
+import { type Client, createClient, type InArgs } from "@libsql/client";
 import { Kysely, sql } from "kysely";
 import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
@@ -155,8 +155,6 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       writer.close();
     };
   } else {
-    // Loaded only for a libSQL server: a file database never needs its network client.
-    const { createClient } = await import("@libsql/client");
     const client = createClient({ url });
     reader = remoteExecutor(client);
     openBatch = () => beginRemoteWrite(client);

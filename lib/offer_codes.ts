@@ -1,19 +1,12 @@
+import QRCode from "qrcode";
 import { offerPayUrl } from "./offers.ts";
-
-/** The QR library, loaded on first use: most processes never draw a code (4 MiB at idle). */
-async function qrcode() {
-  return (await import("qrcode")).default;
-}
 
 /** How an offer's QR code is drawn everywhere: medium error correction, a 2-module margin. */
 const QR_OPTIONS = { errorCorrectionLevel: "M", margin: 2 } as const;
 
 /** The offer's QR code as SVG: it encodes the public pay URL `{base}/o/{qrId}`. */
-export async function offerQrSvg(publicUrl: string, qrId: string): Promise<string> {
-  return await (await qrcode()).toString(offerPayUrl(publicUrl, qrId), {
-    ...QR_OPTIONS,
-    type: "svg",
-  });
+export function offerQrSvg(publicUrl: string, qrId: string): Promise<string> {
+  return QRCode.toString(offerPayUrl(publicUrl, qrId), { ...QR_OPTIONS, type: "svg" });
 }
 
 /** The offer's QR code as a PNG of about `width` pixels, for print and chat apps. */
@@ -22,7 +15,7 @@ export async function offerQrPng(
   qrId: string,
   width = 1024,
 ): Promise<Uint8Array> {
-  const buffer = await (await qrcode()).toBuffer(offerPayUrl(publicUrl, qrId), {
+  const buffer = await QRCode.toBuffer(offerPayUrl(publicUrl, qrId), {
     ...QR_OPTIONS,
     type: "png",
     width,

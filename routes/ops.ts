@@ -4,10 +4,11 @@ import type { Services } from "../lib/context.ts";
 import type { AppEnv } from "./env.ts";
 import { RequestMetrics } from "./request_metrics.ts";
 
-/** Request counting and latency middleware, and the Prometheus text endpoint. */
+/** Request counting and latency middleware, the Prometheus text endpoint and its registry. */
 export function createMetrics(): {
   middleware: MiddlewareHandler;
   printMetrics: MiddlewareHandler;
+  registry: Registry;
 } {
   const requests = new RequestMetrics("paystead_");
   // For metrics other than the per-request ones, which are counted by hand on the hot path.
@@ -15,6 +16,7 @@ export function createMetrics(): {
   return {
     middleware: requests.middleware,
     printMetrics: async (c) => c.text(requests.render() + await registry.metrics()),
+    registry,
   };
 }
 
