@@ -28,6 +28,8 @@ export const offers = createApiRouter()
       path: "/",
       operationId: "createOffer",
       summary: "Create an offer",
+      description: "400 `provider_unsupported` for a `recurring` offer when the payment " +
+        "provider cannot charge renewals (PayU, in production).",
       tags,
       request: { headers: idempotencyHeader, body: jsonBody(CreateOfferRequest) },
       responses: {
