@@ -94,6 +94,8 @@ export async function serve(config: Config): Promise<number> {
     labelNames: ["stage"],
     registers: [metrics],
   });
+  // Both series exist from the start, so an alert on their increase sees the first failure.
+  for (const stage of ["accept", "listen"]) listenerFailures.inc({ stage }, 0);
   const server = new Listener({
     port: config.port,
     hostname: config.listenHost,
