@@ -122,7 +122,12 @@ export async function serve(config: Config): Promise<number> {
       try {
         // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
         // with their leases given back, so another process retries them.
-        await Promise.all([drain.drain(), services.scheduler.stop(), webhooks.stop()]);
+        await Promise.all([
+          drain.drain(),
+          services.scheduler.stop(),
+          webhooks.stop(),
+          services.eventStreams.close(),
+        ]);
         await server.shutdown();
         await closeDatabases(databases);
         log.info("stopped", { signal });

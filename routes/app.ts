@@ -9,6 +9,7 @@ import { checkoutPaymentHook } from "../lib/checkout/hooks.ts";
 import { checkoutExpiryJob } from "../lib/checkout/jobs.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
+import { EventBroadcaster, type EventStreamOptions } from "../lib/event_stream.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { panelCleanupJob } from "../lib/panel/sessions.ts";
@@ -63,6 +64,8 @@ export interface AppDeps {
   timers?: boolean;
   /** DNS for webhook URLs; tests pass a fake to exercise production's address checks. */
   resolveHost?: HostResolver;
+  /** Tuning of the event streams (tests shrink their buffers). */
+  eventStreams?: EventStreamOptions;
   /** Tuning of webhook delivery (tests shorten the attempt timeout). */
   webhooks?: WebhookDeliveryOptions;
 }
@@ -99,6 +102,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     log,
     paymentHooks: [checkoutPaymentHook],
     resolveHost: deps.resolveHost ?? resolveHostAddresses,
+    eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
   scheduler.register(paymentDeadlinesJob(services));
