@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { Registry } from "prom-client";
 import type { Store } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { ApiKeyAuthenticator } from "../lib/api_keys.ts";
@@ -78,6 +79,8 @@ export interface PaysteadApp {
   webhooks: WebhookDispatcher;
   /** Requests in flight: drain them before closing the server. */
   drain: RequestDrain;
+  /** The registry `/metrics` prints; the server adds its listener's counters to it. */
+  metrics: Registry;
 }
 
 /** Builds the whole HTTP app (API, operational endpoints, pages, panel) on the given dependencies. */
@@ -160,5 +163,5 @@ export function createApp(deps: AppDeps): PaysteadApp {
     renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
   app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
-  return { app, services, authenticator, webhooks, drain };
+  return { app, services, authenticator, webhooks, drain, metrics: metrics.registry };
 }

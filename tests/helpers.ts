@@ -73,6 +73,8 @@ export async function makeTestApp(options: {
     PRODUCTION_PUBLIC_URL: "https://api.paystead.test",
     // The manual clock never refills a rate bucket; tests of the limit set their own.
     RATE_LIMIT_PER_SECOND: "1000000",
+    // Test receivers listen on 127.0.0.1, and this sandbox's PUBLIC_URL is not loopback.
+    ...(environment === "sandbox" ? { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } : {}),
     ...(environment === "production" && PAYU_TEST_ENV),
     ...options.env,
   });
