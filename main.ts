@@ -11,6 +11,8 @@ import {
   loadConfig,
 } from "./lib/config.ts";
 import { ApiError } from "./lib/errors.ts";
+import { runOpsCommand } from "./lib/ops/commands.ts";
+import { OpsError, OpsUsageError } from "./lib/ops/errors.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
 const USAGE = `Usage: paystead <command> [options]
@@ -27,6 +29,16 @@ Commands:
                                     prints the key's secret, once
   backup --out FILE [--database environment|accounts]
                                     consistent copy while the server runs
+  restore --from FILE [--database environment|accounts] [--verify]
+                                    replace a database by a checked backup (server stopped)
+  healthcheck [--url U] [--wait SECONDS]
+                                    exit 0 when /readyz answers ready, else 1
+  doctor                            check configuration, databases, disk, URL and provider
+  version                           print the version
+  config export --org S [--out FILE]
+                                    offers, webhook endpoints and checkout settings as JSON
+  config import --org S --file FILE [--dry-run] [--allow-other-org]
+                                    apply an exported file; safe to run twice
 
 Every command takes --env and --data-dir; settings come from environment variables
 (PAYSTEAD_ENV, PORT, DATA_DIR, DATABASE_URL, ACCOUNTS_DATABASE_URL, PUBLIC_URL, ...).`;
@@ -47,6 +59,13 @@ const OPTIONS = {
   out: { type: "string" },
   database: { type: "string" },
   help: { type: "boolean", short: "h" },
+  from: { type: "string" },
+  verify: { type: "boolean" },
+  url: { type: "string" },
+  wait: { type: "string" },
+  file: { type: "string" },
+  "dry-run": { type: "boolean" },
+  "allow-other-org": { type: "boolean" },
 } as const;
 
 type Options = ReturnType<
@@ -141,6 +160,10 @@ async function run(words: string[], options: Options, config: Config): Promise<n
       console.log(`Wrote a consistent copy of ${url} to ${out}.`);
       return 0;
     }
+    case "restore":
+    case "healthcheck":
+    case "version":
+      return await runOpsCommand(command, options, config);
     default:
       throw new UsageError(command === "" ? "No command given." : `Unknown command '${command}'.`);
   }
@@ -187,11 +210,11 @@ export async function main(
       console.error(error.message);
       return 2;
     }
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof OpsUsageError) {
       console.error(`${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof ApiError || error instanceof OpsError) {
       console.error(`Error: ${error.message}`);
       return 1;
     }

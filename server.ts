@@ -3,6 +3,7 @@ import { accountsMigrations, environmentMigrations } from "./db/migrations/mod.t
 import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
 import type { Config } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
+import { holdServerLocks } from "./lib/ops/data_lock.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { createApp } from "./routes/app.ts";
 
@@ -61,6 +62,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 export async function serve(config: Config): Promise<number> {
   const log = createLogger(config.logLevel);
+  // Held while serving: `restore` refuses to replace a database a server has open.
+  const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
   const databases = await openDatabases(config);
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
@@ -106,6 +109,7 @@ export async function serve(config: Config): Promise<number> {
         await Promise.all([drain.drain(), services.scheduler.stop(), webhooks.stop()]);
         await server.shutdown();
         await closeDatabases(databases);
+        locks.release();
         log.info("stopped", { signal });
         stopped(0);
       } catch (error) {
