@@ -367,6 +367,16 @@ export interface SandboxInboxRequestsTable {
 }
 
 /** One environment's database (`sandbox.db` or `production.db`). */
+/** An object a configuration import made, by its id in the environment it came from. */
+export interface ConfigImportMappingsTable {
+  id: Generated<number>;
+  org_id: number;
+  kind: "OFFER" | "WEBHOOK_ENDPOINT";
+  source_id: string;
+  target_id: string;
+  created_at: number;
+}
+
 export interface EnvironmentSchema {
   schema_migrations: SchemaMigrationsTable;
   api_keys: ApiKeysTable;
@@ -388,6 +398,7 @@ export interface EnvironmentSchema {
   webhook_fanout_cursor: WebhookFanoutCursorTable;
   sandbox_inboxes: SandboxInboxesTable;
   sandbox_inbox_requests: SandboxInboxRequestsTable;
+  config_import_mappings: ConfigImportMappingsTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;

@@ -4,6 +4,7 @@ import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import type { Clock } from "./clock.ts";
 import type { Config, Environment } from "./config.ts";
 import type { Logger } from "./log.ts";
+import type { BackupStatus } from "./ops/backup_status.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentRecord } from "../db/payments.ts";
@@ -41,6 +42,8 @@ export interface Services {
   paymentHooks: PaymentTransitionHook[];
   /** DNS for webhook URLs: production checks where a URL points before registering and sending. */
   resolveHost: HostResolver;
+  /** Scheduled backups' outcomes, for /metrics and the panel's notice. */
+  backups: BackupStatus;
 }
 
 /** The services seen from one organisation: every query a service makes is scoped to `orgId`. */
