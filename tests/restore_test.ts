@@ -51,7 +51,9 @@ Deno.test("[restore] refuses while a server holds the data folder, naming the lo
     assert.equal(restored.code, 0, restored.stderr);
     assert.match(
       restored.stdout,
-      new RegExp(`^Restored ${dataDir}/sandbox\\.db \\(the environment database\\); PRAGMA integrity_check: ok\\.\nMigration level: current\\.\nRows:\n`),
+      new RegExp(
+        `^Restored ${dataDir}/sandbox\\.db \\(the environment database\\); PRAGMA integrity_check: ok\\.\nMigration level: current\\.\nRows:\n`,
+      ),
     );
     assert.match(restored.stdout, /\n {2}payments: 0\n/);
     const kept = (await filesIn(dataDir)).filter((name) => name.includes(".replaced-"));
@@ -86,7 +88,10 @@ Deno.test("[restore] a corrupt file or a file of the other database changes noth
       ),
     );
 
-    await Deno.writeTextFile(`${dataDir}/text.db`, "not a database at all, just text\n".repeat(200));
+    await Deno.writeTextFile(
+      `${dataDir}/text.db`,
+      "not a database at all, just text\n".repeat(200),
+    );
     const text = await runCli(["restore", "--from", `${dataDir}/text.db`], env);
     assert.equal(text.code, 1);
     assert.equal(
@@ -141,7 +146,9 @@ Deno.test("[restore] a newer migration level is refused; an older one is migrate
     assert.equal(verified.code, 0, verified.stderr);
     assert.match(
       verified.stdout,
-      new RegExp(`^Verified: the backup passes PRAGMA integrity_check and would restore ${dataDir}/sandbox\\.db; nothing was changed\\.\nMigrated forward: 0008_operations\\.\n`),
+      new RegExp(
+        `^Verified: the backup passes PRAGMA integrity_check and would restore ${dataDir}/sandbox\\.db; nothing was changed\\.\nMigrated forward: 0008_operations\\.\n`,
+      ),
     );
     assert.match(verified.stdout, /\n {2}config_import_mappings: 0\n/);
     assert.equal(await digest(`${dataDir}/sandbox.db`), before);

@@ -254,8 +254,8 @@ export function Shell(props: {
         <main class="content" id="main" tabIndex={-1}>
           {chrome.backupFailure && (
             <Notice tone="error" title="The last scheduled backup failed">
-              At {chrome.backupFailure.at}: {chrome.backupFailure.message} The server logs say
-              more; backups are retried every few minutes.
+              At {chrome.backupFailure.at}: {chrome.backupFailure.message}{" "}
+              The server logs say more; backups are retried every few minutes.
             </Notice>
           )}
           {props.children}
