@@ -162,6 +162,7 @@ async function run(words: string[], options: Options, config: Config): Promise<n
     }
     case "restore":
     case "healthcheck":
+    case "doctor":
     case "version":
       return await runOpsCommand(command, options, config);
     default:

@@ -1,3 +1,4 @@
+import { type Kysely, sql } from "kysely";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
 
 /** What a database file holds, read before it is trusted (restore, backups, doctor). */
@@ -57,4 +58,14 @@ export async function inspectDatabase(
 /** Moves everything in the WAL into the main file and empties the WAL. */
 export function checkpoint(connection: LocalSqliteConnection): void {
   connection.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+/** The migrations applied to a database reached through a store (a file or a libSQL server). */
+export async function appliedMigrationNames<S>(db: Kysely<S>): Promise<string[] | null> {
+  const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master
+    WHERE type = 'table' AND name = 'schema_migrations'`.execute(db);
+  if (tables.rows.length === 0) return null;
+  const rows = await sql<{ name: string }>`SELECT name FROM schema_migrations ORDER BY name`
+    .execute(db);
+  return rows.rows.map((row) => row.name);
 }

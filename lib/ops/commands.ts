@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import { VERSION } from "../version.ts";
+import { formatProblems, runDoctor } from "./doctor.ts";
 import { OpsUsageError } from "./errors.ts";
 import { waitForReadiness } from "./healthcheck.ts";
 import { type DatabaseKind, formatRestoreReport, restoreDatabase } from "./restore.ts";
@@ -60,6 +61,11 @@ export async function runOpsCommand(
       const result = await waitForReadiness(url, Number(wait) * 1000);
       (result.ready ? console.log : console.error)(result.detail);
       return result.ready ? 0 : 1;
+    }
+    case "doctor": {
+      const problems = await runDoctor(config, { env: Deno.env.toObject(), now: Date.now() });
+      (problems.length === 0 ? console.log : console.error)(formatProblems(problems));
+      return problems.length === 0 ? 0 : 1;
     }
     case "restore": {
       const verify = options.verify === true;
