@@ -11,8 +11,15 @@ import {
   loadConfig,
 } from "./lib/config.ts";
 import { ApiError } from "./lib/errors.ts";
+import { describePlan, describeResult } from "./lib/config_transfer/describe.ts";
+import { exportConfig } from "./lib/config_transfer/export.ts";
+import { MAX_CONFIG_BYTES, parseConfig, serializeConfig } from "./lib/config_transfer/format.ts";
+import { applyImport, planImport } from "./lib/config_transfer/import.ts";
+import { type OrgContext, orgContext } from "./lib/context.ts";
+import { createLogger } from "./lib/log.ts";
 import { runOpsCommand } from "./lib/ops/commands.ts";
 import { OpsError, OpsUsageError } from "./lib/ops/errors.ts";
+import { createApp } from "./routes/app.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
 const USAGE = `Usage: paystead <command> [options]
@@ -90,6 +97,72 @@ async function withDatabases<T>(
   }
 }
 
+/** Runs `work` as organisation `slug` on this environment's services (its rules, its DNS). */
+function withOrganisation<T>(
+  config: Config,
+  slug: string,
+  work: (ctx: OrgContext) => Promise<T>,
+): Promise<T> {
+  return withDatabases(config, async (databases) => {
+    const org = await findOrganisationBySlug(databases.accounts.db, slug);
+    if (!org) throw new ApiError("resource_not_found", `No organisation with slug '${slug}'.`);
+    const { services, webhooks } = createApp({ ...databases, config, log: createLogger("error") });
+    try {
+      return await work(orgContext(services, org.id));
+    } finally {
+      await services.scheduler.stop();
+      await webhooks.stop();
+    }
+  });
+}
+
+async function configExport(options: Options, config: Config): Promise<number> {
+  const slug = required(options, "org");
+  const text = await withOrganisation(
+    config,
+    slug,
+    async (ctx) => await serializeConfig(await exportConfig(ctx, slug)),
+  );
+  if (options.out === undefined) {
+    console.log(text.trimEnd());
+    return 0;
+  }
+  // Never over an existing file, and readable by the owner only: it names every endpoint.
+  await Deno.writeTextFile(options.out, text, { createNew: true, mode: 0o600 }).catch((error) => {
+    if (error instanceof Deno.errors.AlreadyExists) {
+      throw new ApiError(
+        "parameter_invalid",
+        `${options.out} already exists; choose a new file name.`,
+      );
+    }
+    throw error;
+  });
+  console.log(`Wrote the configuration of '${slug}' in ${config.environment} to ${options.out}.`);
+  return 0;
+}
+
+async function configImport(options: Options, config: Config): Promise<number> {
+  const slug = required(options, "org");
+  const path = required(options, "file");
+  const size = (await Deno.stat(path).catch(() => null))?.size;
+  if (size === undefined) throw new ApiError("parameter_invalid", `${path} cannot be read.`);
+  if (size > MAX_CONFIG_BYTES) {
+    throw new ApiError("config_file_invalid", `${path} is larger than any configuration file.`);
+  }
+  const file = await parseConfig(await Deno.readTextFile(path));
+  const importOptions = { orgSlug: slug, allowOtherOrg: options["allow-other-org"] === true };
+  return await withOrganisation(config, slug, async (ctx) => {
+    const plan = await planImport(ctx, file, importOptions);
+    console.log(describePlan(plan, { org: slug, environment: config.environment }));
+    if (options["dry-run"]) {
+      console.log("Dry run: nothing was written.");
+      return 0;
+    }
+    console.log(describeResult(await applyImport(ctx, file, importOptions)));
+    return 0;
+  });
+}
+
 async function run(words: string[], options: Options, config: Config): Promise<number> {
   const command = words.join(" ");
   const now = Date.now();
@@ -165,6 +238,10 @@ async function run(words: string[], options: Options, config: Config): Promise<n
     case "doctor":
     case "version":
       return await runOpsCommand(command, options, config);
+    case "config export":
+      return await configExport(options, config);
+    case "config import":
+      return await configImport(options, config);
     default:
       throw new UsageError(command === "" ? "No command given." : `Unknown command '${command}'.`);
   }

@@ -16,6 +16,8 @@ const ERROR_CODES = {
   parameter_unknown: [400, "invalid_request"],
   embed_origin_not_allowed: [400, "invalid_request"],
   refund_exceeds_payment: [400, "invalid_request"],
+  config_file_invalid: [400, "invalid_request"],
+  config_file_other_organisation: [400, "invalid_request"],
   unsupported_media_type: [415, "invalid_request"],
   body_too_large: [413, "invalid_request"],
   api_key_missing: [401, "authentication"],
