@@ -22,6 +22,9 @@ export interface HeldLocks {
 }
 
 async function openLockFile(path: string): Promise<Deno.FsFile> {
+  const slash = path.lastIndexOf("/");
+  // A first start (or a restore into a lost folder) makes the folder, private to its owner.
+  if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true, mode: 0o700 });
   return await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
 }
 
