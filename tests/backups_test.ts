@@ -113,3 +113,38 @@ Deno.test("[backups] a failed backup is logged, shown on /metrics and to owners 
     await Deno.remove(parent, { recursive: true });
   }
 });
+
+Deno.test("[backups] the settings are validated, and a second process sharing the folder waits its turn", async () => {
+  for (
+    const [name, value, message] of [
+      ["BACKUP_INTERVAL", "6", "must be off or a duration from 1m to 30d such as 30m, 6h or 1d"],
+      ["BACKUP_INTERVAL", "31d", "must be off or a duration from 1m to 30d such as 30m, 6h or 1d"],
+      ["BACKUP_KEEP", "0", "must be a whole number from 1 to 1000"],
+      ["WEBHOOK_LOG_RETENTION_DAYS", "x", "must be a whole number from 1 to 3650"],
+    ]
+  ) {
+    const result = await runCli(["version"], { [name]: value });
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr, `Invalid configuration: ${name} ${message} (got "${value}").`);
+  }
+
+  const backupDir = await Deno.makeTempDir({ prefix: "paystead-backups-lock-" });
+  const t = await makeTestApp({ env: { BACKUP_DIR: backupDir, BACKUP_INTERVAL: "1h" } });
+  const other = await Deno.open(`${backupDir}/.paystead-backup.lock`, {
+    read: true,
+    write: true,
+    create: true,
+  });
+  try {
+    assert.equal(await other.tryLock(true), true);
+    await t.services.scheduler.runAll();
+    assert.deepEqual(await backupFiles(backupDir), []);
+    await other.unlock();
+    await t.services.scheduler.runAll();
+    assert.equal((await backupFiles(backupDir)).length, 2);
+  } finally {
+    other.close();
+    await t.close();
+    await Deno.remove(backupDir, { recursive: true });
+  }
+});

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { openStore } from "../db/client.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { loadConfig } from "../lib/config.ts";
+import { describeItem } from "../lib/config_transfer/describe.ts";
+import { exportConfig } from "../lib/config_transfer/export.ts";
 import { parseConfig, serializeConfig } from "../lib/config_transfer/format.ts";
+import { applyImport, planImport } from "../lib/config_transfer/import.ts";
+import { orgContext } from "../lib/context.ts";
+import type { ApiError } from "../lib/errors.ts";
+import { makeTestApp } from "./helpers.ts";
 import { createApp } from "../routes/app.ts";
 import { silentLogger } from "../lib/log.ts";
 import { closeDatabases, openDatabases } from "../server.ts";
@@ -245,5 +251,60 @@ Deno.test("[config] a malformed, tampered, newer or other organisation's file ch
     assert.equal((await productionRows(dataDir)).offers.length, 2);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("[config] a later export updates what an import made; a new price is refused whole", async () => {
+  const sandbox = await makeTestApp({ plan: "PRO" });
+  const production = await makeTestApp({ plan: "PRO", environment: "production" });
+  try {
+    const created = await sandbox.request("POST", "/api/v1/qr", {
+      name: "Coffee",
+      amount: 1250,
+      currency: "PLN",
+    });
+    const coffee = await created.json();
+    const exportFrom = async () =>
+      await exportConfig(orgContext(sandbox.services, sandbox.orgId), "acme");
+    const options = { orgSlug: "acme", allowOtherOrg: false };
+    const target = orgContext(production.services, production.orgId);
+    const first = await applyImport(target, await exportFrom(), options);
+    const imported = first.offers[0].targetId;
+
+    const renamed = await sandbox.request("PATCH", `/api/v1/qr/${coffee.qrId}`, {
+      name: "Coffee beans",
+      active: false,
+    });
+    assert.equal(renamed.status, 200);
+    const plan = await planImport(target, await exportFrom(), options);
+    assert.deepEqual(plan.items.map(describeItem), [
+      `change offer 'Coffee beans' ${imported} (from ${coffee.qrId}): name, active`,
+    ]);
+    await applyImport(target, await exportFrom(), options);
+    const offer = await (await production.request("GET", `/api/v1/qr/${imported}`)).json();
+    assert.equal(offer.name, "Coffee beans");
+    assert.equal(offer.active, false);
+    assert.equal((await planImport(target, await exportFrom(), options)).items.length, 0);
+
+    const file = await exportFrom();
+    file.offers[0].amount = 1500;
+    file.offers.push({ ...file.offers[0], qrId: "qr_newNewNewNewNewNewNewNew1", amount: 700 });
+    await assert.rejects(
+      applyImport(target, file, options),
+      (error: ApiError) => {
+        assert.equal(error.code, "state_conflict");
+        assert.equal(
+          error.message,
+          `Offer 'Coffee beans' (${coffee.qrId}) was imported as ${imported} with another price or billing period; prices never change, so create a new offer in the source environment and export again.`,
+        );
+        return true;
+      },
+    );
+    // Nothing of the refused file was written, not even the new offer listed after it.
+    const list = await (await production.request("GET", "/api/v1/qr")).json();
+    assert.equal(list.data.length, 1);
+  } finally {
+    await sandbox.close();
+    await production.close();
   }
 });
