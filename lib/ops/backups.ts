@@ -5,6 +5,7 @@ import type { Clock } from "../clock.ts";
 import { errorFields, type Logger } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import type { BackupStatus } from "./backup_status.ts";
+import { syncFile, syncFolder } from "./durable_files.ts";
 import { fileStamp } from "./restore.ts";
 import type { DatabaseKind } from "./restore.ts";
 
@@ -61,7 +62,9 @@ async function writeChecked(target: Target, dir: string, now: number) {
     } finally {
       connection.close();
     }
+    await syncFile(partial);
     await Deno.rename(partial, path);
+    await syncFolder(dir);
     return { path, sizeBytes: (await Deno.stat(path)).size };
   } finally {
     for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(partial + suffix).catch(() => {});

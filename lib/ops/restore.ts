@@ -12,6 +12,7 @@ import {
 } from "../../db/migrations/mod.ts";
 import type { Config } from "../config.ts";
 import { holdRestoreLock } from "./data_lock.ts";
+import { syncFile, syncFolder } from "./durable_files.ts";
 import { OpsError } from "./errors.ts";
 
 /** Which of a process's two databases a backup is of. */
@@ -184,8 +185,11 @@ export async function restoreDatabase(
     await Deno.copyFile(options.from, staged);
     await Deno.chmod(staged, 0o600);
     const { migrated, counts } = await prepare(staged, options.kind, options.from);
-    const kept = options.verify ? [] : await keepReplaced(target, stamp);
-    if (!options.verify) await Deno.rename(staged, target);
+    if (options.verify) return { kind: options.kind, target, migrated, counts, kept: [] };
+    await syncFile(staged);
+    const kept = await keepReplaced(target, stamp);
+    await Deno.rename(staged, target);
+    await syncFolder(folder);
     return { kind: options.kind, target, migrated, counts, kept };
   } finally {
     for (const suffix of ["", "-wal", "-shm"]) await removeQuietly(staged + suffix);
