@@ -7,17 +7,11 @@ import { type DatabaseKind, formatRestoreReport, restoreDatabase } from "./resto
 
 /** The options of the CLI that operations commands read. */
 export interface OpsOptions {
-  org?: string;
-  env?: string;
-  out?: string;
   database?: string;
   from?: string;
   verify?: boolean;
   url?: string;
   wait?: string;
-  file?: string;
-  "dry-run"?: boolean;
-  "allow-other-org"?: boolean;
 }
 
 function required(options: OpsOptions, name: keyof OpsOptions): string {
@@ -42,7 +36,7 @@ function localUrl(config: Config): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
 }
 
-/** Runs `restore`, `healthcheck`, `doctor`, `version` or `config export|import`; returns the exit code. */
+/** Runs `restore`, `healthcheck`, `doctor` or `version`; returns the exit code. */
 export async function runOpsCommand(
   command: string,
   options: OpsOptions,
