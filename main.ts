@@ -20,6 +20,7 @@ import { createLogger } from "./lib/log.ts";
 import { runOpsCommand } from "./lib/ops/commands.ts";
 import { OpsError, OpsUsageError } from "./lib/ops/errors.ts";
 import { createApp } from "./routes/app.ts";
+import { runFakePayuCommand } from "./lib/providers/payu/fake/cli.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
 const USAGE = `Usage: paystead <command> [options]
@@ -46,6 +47,8 @@ Commands:
                                     offers, webhook endpoints and checkout settings as JSON
   config import --org S --file FILE [--dry-run] [--allow-other-org]
                                     apply an exported file; safe to run twice
+  fake-payu [--port N] [--notify-delay D] ...
+                                    a fake PayU for trying production locally (--help)
 
 Every command takes --env and --data-dir; settings come from environment variables
 (PAYSTEAD_ENV, PORT, DATA_DIR, DATABASE_URL, ACCOUNTS_DATABASE_URL, PUBLIC_URL, ...).`;
@@ -255,6 +258,8 @@ export async function main(
   args: string[],
   built: { environment?: Environment } = {},
 ): Promise<number> {
+  // The fake PayU is not Paystead: it takes its own flags and needs no configuration.
+  if (args[0] === "fake-payu" && !built.environment) return await runFakePayuCommand(args.slice(1));
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
