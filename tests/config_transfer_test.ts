@@ -14,6 +14,16 @@ import { silentLogger } from "../lib/log.ts";
 import { closeDatabases, openDatabases } from "../server.ts";
 import { runCli } from "./processes.ts";
 
+/** Production runs only with a real provider: PayU's public sandbox POS (never called here). */
+const PAYU = {
+  PAYMENT_PROVIDER: "payu",
+  PAYU_API_URL: "http://127.0.0.1:9",
+  PAYU_POS_ID: "300746",
+  PAYU_CLIENT_ID: "300746",
+  PAYU_CLIENT_SECRET: "2ee86a66e5d97e3fadc400c9f19b065d",
+  PAYU_SECOND_KEY: "b6ca15b0d1020e8094d9b5f8d163db54",
+};
+
 /** A data folder whose sandbox holds organisation 'shop' with offers, an endpoint and origins. */
 async function sandboxWithConfiguration(): Promise<{ dataDir: string; key: string }> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-config-" });
@@ -85,7 +95,7 @@ async function productionRows(dataDir: string) {
 Deno.test("[config] export from the sandbox, import into production, and again changes nothing", async () => {
   const { dataDir } = await sandboxWithConfiguration();
   const sandbox = { DATA_DIR: dataDir };
-  const production = { DATA_DIR: dataDir, PAYSTEAD_ENV: "production" };
+  const production = { DATA_DIR: dataDir, PAYSTEAD_ENV: "production", ...PAYU };
   try {
     const file = `${dataDir}/shop.json`;
     const exported = await runCli(["config", "export", "--org", "shop", "--out", file], sandbox);
@@ -169,7 +179,7 @@ Deno.test("[config] export from the sandbox, import into production, and again c
 
 Deno.test("[config] a malformed, tampered, newer or other organisation's file changes nothing", async () => {
   const { dataDir } = await sandboxWithConfiguration();
-  const production = { DATA_DIR: dataDir, PAYSTEAD_ENV: "production" };
+  const production = { DATA_DIR: dataDir, PAYSTEAD_ENV: "production", ...PAYU };
   try {
     const file = `${dataDir}/shop.json`;
     assert.equal(
@@ -303,6 +313,27 @@ Deno.test("[config] a later export updates what an import made; a new price is r
     // Nothing of the refused file was written, not even the new offer listed after it.
     const list = await (await production.request("GET", "/api/v1/qr")).json();
     assert.equal(list.data.length, 1);
+
+    // PayU cannot charge renewals: a recurring offer is refused in production, with the rest.
+    const monthly = await sandbox.request("POST", "/api/v1/qr", {
+      name: "Monthly box",
+      amount: 4000,
+      currency: "PLN",
+      recurring: { interval: "MONTH" },
+    });
+    assert.equal(monthly.status, 201);
+    const withRecurring = await exportFrom();
+    // A new plain offer first: it is written, then rolled back with the refused recurring one.
+    withRecurring.offers.unshift({
+      ...withRecurring.offers[0],
+      qrId: "qr_plainPlainPlainPlainPlai1",
+    });
+    await assert.rejects(applyImport(target, withRecurring, options), (error: ApiError) => {
+      assert.equal(error.code, "provider_unsupported");
+      return true;
+    });
+    const after = await (await production.request("GET", "/api/v1/qr")).json();
+    assert.equal(after.data.length, 1);
   } finally {
     await sandbox.close();
     await production.close();

@@ -57,7 +57,7 @@ export async function runOpsCommand(
       return result.ready ? 0 : 1;
     }
     case "doctor": {
-      const problems = await runDoctor(config, { env: Deno.env.toObject(), now: Date.now() });
+      const problems = await runDoctor(config, { now: Date.now() });
       (problems.length === 0 ? console.log : console.error)(formatProblems(problems));
       return problems.length === 0 ? 0 : 1;
     }

@@ -13,8 +13,6 @@ export interface Problem {
 
 /** What `doctor` needs besides the configuration; tests pass their own. */
 export interface DoctorDeps {
-  /** The process's environment variables (the provider's credentials are read from them). */
-  env: Record<string, string | undefined>;
   now: number;
   fetch?: typeof fetch;
 }
@@ -215,40 +213,23 @@ async function checkPublicUrl(config: Config, fetcher: typeof fetch): Promise<Pr
   }
 }
 
-const PAYU_VARIABLES = ["PAYU_POS_ID", "PAYU_CLIENT_ID", "PAYU_CLIENT_SECRET", "PAYU_SECOND_KEY"];
-
-async function checkProvider(
-  config: Config,
-  env: Record<string, string | undefined>,
-  fetcher: typeof fetch,
-): Promise<Problem[]> {
-  const provider = env.PAYMENT_PROVIDER || "sandbox";
-  if (provider !== "payu") {
-    return config.environment === "production"
-      ? [{
-        what: "Production has no payment provider (PAYMENT_PROVIDER is not payu).",
-        fix: "Set PAYMENT_PROVIDER=payu and the PAYU_* credentials from PayU's merchant panel.",
-      }]
-      : [];
-  }
-  const missing = PAYU_VARIABLES.filter((name) => !env[name]);
-  if (missing.length > 0) {
+async function checkProvider(config: Config, fetcher: typeof fetch): Promise<Problem[]> {
+  const provider = config.paymentProvider;
+  if (provider === null) {
     return [{
-      what: `PAYMENT_PROVIDER=payu but ${missing.join(", ")} ${
-        missing.length === 1 ? "is" : "are"
-      } not set.`,
-      fix: "Copy them from PayU's merchant panel (Online payments > My shops > POS).",
+      what: "Production has no payment provider (PAYMENT_PROVIDER is not payu).",
+      fix: "Set PAYMENT_PROVIDER=payu and the PAYU_* credentials from PayU's merchant panel.",
     }];
   }
-  const api = (env.PAYU_API_URL || "https://secure.payu.com").replace(/\/+$/, "");
+  if (provider.kind !== "payu") return [];
   try {
-    const response = await fetcher(`${api}/pl/standard/user/oauth/authorize`, {
+    const response = await fetcher(`${provider.apiUrl}/pl/standard/user/oauth/authorize`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({
         grant_type: "client_credentials",
-        client_id: env.PAYU_CLIENT_ID!,
-        client_secret: env.PAYU_CLIENT_SECRET!,
+        client_id: provider.clientId,
+        client_secret: provider.clientSecret,
       }),
       signal: AbortSignal.timeout(NETWORK_TIMEOUT_MS),
       redirect: "manual",
@@ -256,13 +237,13 @@ async function checkProvider(
     const body = await response.json().catch(() => null) as { access_token?: unknown } | null;
     if (response.status === 200 && typeof body?.access_token === "string") return [];
     return [{
-      what: `PayU at ${api} refused the credentials (HTTP ${response.status}).`,
+      what: `PayU at ${provider.apiUrl} refused the credentials (HTTP ${response.status}).`,
       fix:
         "Check PAYU_CLIENT_ID and PAYU_CLIENT_SECRET, and that PAYU_API_URL is PayU's production or sandbox host as they belong to.",
     }];
   } catch (error) {
     return [{
-      what: `PayU at ${api} does not answer (${(error as Error).message}).`,
+      what: `PayU at ${provider.apiUrl} does not answer (${(error as Error).message}).`,
       fix: "Check PAYU_API_URL and that this machine can reach it (firewall, DNS).",
     }];
   }
@@ -278,7 +259,7 @@ export async function runDoctor(config: Config, deps: DoctorDeps): Promise<Probl
     ...await checkDatabase(config.environment, config.databaseUrl, environmentMigrations),
     ...await checkBackups(config, deps.now),
     ...await checkPublicUrl(config, fetcher),
-    ...await checkProvider(config, deps.env, fetcher),
+    ...await checkProvider(config, fetcher),
   ];
 }
 

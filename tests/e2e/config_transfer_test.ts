@@ -32,7 +32,20 @@ async function serveEnvironment(
       holder.built ? holder.built.app.fetch(request, info) : new Response("", { status: 503 }),
   );
   const origin = `http://127.0.0.1:${server.addr.port}`;
-  const config = loadConfig({ DATA_DIR: dataDir, PAYSTEAD_ENV: environment, PUBLIC_URL: origin });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PAYSTEAD_ENV: environment,
+    PUBLIC_URL: origin,
+    // Production runs only with a real provider: PayU's public sandbox POS, never called here.
+    ...(environment === "production" && {
+      PAYMENT_PROVIDER: "payu",
+      PAYU_API_URL: "http://127.0.0.1:9",
+      PAYU_POS_ID: "300746",
+      PAYU_CLIENT_ID: "300746",
+      PAYU_CLIENT_SECRET: "2ee86a66e5d97e3fadc400c9f19b065d",
+      PAYU_SECOND_KEY: "b6ca15b0d1020e8094d9b5f8d163db54",
+    }),
+  });
   const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
   const store = await openStore<EnvironmentSchema>(config.databaseUrl);
   await migrate(accounts, accountsMigrations);
