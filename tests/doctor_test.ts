@@ -25,7 +25,7 @@ Deno.test("[doctor] prints one line per problem with its fix and exits 1", async
         `The data folder ${dataDir} is open to others (mode 755). Fix: chmod 700 ${dataDir}`,
         `The production database ${dataDir}/production.db is readable by others (mode 644). Fix: chmod 600 ${dataDir}/production.db`,
         `There is no scheduled backup in ${dataDir}/backups yet. Fix: Check the server's log for \`scheduled backup failed\` (a new server writes its first at start).`,
-        `http://127.0.0.1:${port}/healthz does not answer (fetch failed). Fix: Start the server, and check DNS and the TLS proxy for PUBLIC_URL's host.`,
+        `http://127.0.0.1:${port}/healthz does not answer (client error (Connect): tcp connect error: Connection refused (os error 111)). Fix: Start the server, and check DNS and the TLS proxy for PUBLIC_URL's host.`,
         "Production has no payment provider (PAYMENT_PROVIDER is not payu). Fix: Set PAYMENT_PROVIDER=payu and the PAYU_* credentials from PayU's merchant panel.",
         "7 problems found.",
       ].join("\n"),

@@ -4,6 +4,7 @@ import { accountsMigrations, environmentMigrations } from "../../db/migrations/m
 import type { Config } from "../config.ts";
 import { listBackups } from "./backups.ts";
 import { diskSpace } from "./disk_space.ts";
+import { networkError } from "./healthcheck.ts";
 
 /** One thing wrong, and how to fix it. */
 export interface Problem {
@@ -207,7 +208,7 @@ async function checkPublicUrl(config: Config, fetcher: typeof fetch): Promise<Pr
     }];
   } catch (error) {
     return [{
-      what: `${config.publicUrl}/healthz does not answer (${(error as Error).message}).`,
+      what: `${config.publicUrl}/healthz does not answer (${networkError(error)}).`,
       fix: "Start the server, and check DNS and the TLS proxy for PUBLIC_URL's host.",
     }];
   }
@@ -243,7 +244,7 @@ async function checkProvider(config: Config, fetcher: typeof fetch): Promise<Pro
     }];
   } catch (error) {
     return [{
-      what: `PayU at ${provider.apiUrl} does not answer (${(error as Error).message}).`,
+      what: `PayU at ${provider.apiUrl} does not answer (${networkError(error)}).`,
       fix: "Check PAYU_API_URL and that this machine can reach it (firewall, DNS).",
     }];
   }

@@ -21,7 +21,7 @@ export async function probeReadiness(url: string): Promise<HealthResult> {
       detail: `${url}/readyz answered ${response.status}: ${body.slice(0, 200)}`,
     };
   } catch (error) {
-    return { ready: false, detail: `${url}/readyz did not answer (${(error as Error).message}).` };
+    return { ready: false, detail: `${url}/readyz did not answer (${networkError(error)}).` };
   }
 }
 
@@ -33,4 +33,11 @@ export async function waitForReadiness(url: string, waitMs: number): Promise<Hea
     if (result.ready || Date.now() >= deadline) return result;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+/** Why a request failed, in words: fetch's own message says only "fetch failed". */
+export function networkError(error: unknown): string {
+  const cause = (error as { cause?: unknown })?.cause;
+  const message = cause instanceof Error ? cause.message : (error as Error).message;
+  return message.replace(/^error sending request for url \([^)]*\): /, "");
 }
