@@ -148,3 +148,12 @@ Deno.test("[backups] the settings are validated, and a second process sharing th
     await Deno.remove(backupDir, { recursive: true });
   }
 });
+
+Deno.test("[backups] the compiled binaries embed the backup worker", async () => {
+  const tasks = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)))
+    .tasks;
+  const commands = (tasks.compile as string).split("&&");
+  assert.equal(commands.length, 2);
+  // deno compile leaves out worker modules unless they are included by name.
+  for (const command of commands) assert.match(command, / --include lib\/ops\/backup_worker\.ts /);
+});

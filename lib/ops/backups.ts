@@ -1,5 +1,4 @@
-import { backupDatabase } from "../../db/client.ts";
-import { inspectDatabase, openFile } from "../../db/inspect.ts";
+import type { BackupAnswer, BackupRequest } from "./backup_worker.ts";
 import type { Config } from "../config.ts";
 import type { Clock } from "../clock.ts";
 import { errorFields, type Logger } from "../log.ts";
@@ -46,22 +45,30 @@ export async function listBackups(
   return found.sort((a, b) => b.at - a.at);
 }
 
+/** Runs the copy and its check in a worker, off this process's event loop. */
+function copyInWorker(request: BackupRequest): Promise<BackupAnswer> {
+  const worker = new Worker(new URL("./backup_worker.ts", import.meta.url), { type: "module" });
+  return new Promise<BackupAnswer>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<BackupAnswer>) => resolve(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(`the backup worker failed: ${event.message}`));
+    };
+    worker.postMessage(request);
+  }).finally(() => worker.terminate());
+}
+
 /** Writes one backup, checks the copy with integrity_check, then names it as finished. */
 async function writeChecked(target: Target, dir: string, now: number) {
   const path = `${dir}/${target.prefix}-${fileStamp(now)}.db`;
   const partial = `${path}.partial`;
   try {
-    await backupDatabase(target.url, partial);
-    await Deno.chmod(partial, 0o600);
-    const connection = openFile(partial);
-    try {
-      const inspection = await inspectDatabase(connection);
-      if (inspection.integrity.length !== 1 || inspection.integrity[0] !== "ok") {
-        throw new Error(`the copy failed PRAGMA integrity_check: ${inspection.integrity[0]}`);
-      }
-    } finally {
-      connection.close();
+    const answer = await copyInWorker({ url: target.url, out: partial });
+    if (!answer.ok) throw new Error(answer.message);
+    if (answer.integrity.length !== 1 || answer.integrity[0] !== "ok") {
+      throw new Error(`the copy failed PRAGMA integrity_check: ${answer.integrity[0]}`);
     }
+    await Deno.chmod(partial, 0o600);
     await syncFile(partial);
     await Deno.rename(partial, path);
     await syncFolder(dir);
