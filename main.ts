@@ -10,6 +10,7 @@ import {
   type Environment,
   loadConfig,
 } from "./lib/config.ts";
+import { DEVTOOLS_USAGE, runDevtool } from "./lib/cli/mod.ts";
 import { ApiError } from "./lib/errors.ts";
 import { describePlan, describeResult } from "./lib/config_transfer/describe.ts";
 import { exportConfig } from "./lib/config_transfer/export.ts";
@@ -49,6 +50,7 @@ Commands:
                                     apply an exported file; safe to run twice
   fake-payu [--port N] [--notify-delay D] ...
                                     a fake PayU for trying production locally (--help)
+${DEVTOOLS_USAGE}
 
 Every command takes --env and --data-dir; settings come from environment variables
 (PAYSTEAD_ENV, PORT, DATA_DIR, DATABASE_URL, ACCOUNTS_DATABASE_URL, PUBLIC_URL, ...).`;
@@ -68,6 +70,11 @@ const OPTIONS = {
   role: { type: "string" },
   out: { type: "string" },
   database: { type: "string" },
+  "forward-to": { type: "string" },
+  events: { type: "string" },
+  "api-key": { type: "string" },
+  host: { type: "string" },
+  headers: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
   from: { type: "string" },
   verify: { type: "boolean" },
@@ -167,6 +174,8 @@ async function configImport(options: Options, config: Config): Promise<number> {
 }
 
 async function run(words: string[], options: Options, config: Config): Promise<number> {
+  const devtool = await runDevtool(words, options, config);
+  if (devtool !== null) return devtool;
   const command = words.join(" ");
   const now = Date.now();
   switch (command) {

@@ -23,7 +23,7 @@ const LATENCY_BUCKETS = [
 
 const requestDuration: Partial<HistogramConfiguration<string>> = { buckets: LATENCY_BUCKETS };
 
-/** Request counting and latency middleware, and the Prometheus text endpoint. */
+/** Request counting and latency middleware, the Prometheus text endpoint and its registry. */
 export function createMetrics(): {
   middleware: MiddlewareHandler;
   printMetrics: MiddlewareHandler;

@@ -20,6 +20,7 @@ Deno.test("[doctor] prints one line per problem with its fix and exits 1", async
     assert.equal(
       result.stderr,
       [
+        "Paystead listens on 0.0.0.0 with no proxy in front: slow connections can exhaust it. Fix: Set LISTEN_HOST=127.0.0.1 behind Caddy (docs/deploy/Caddyfile), or name your proxy in TRUSTED_PROXIES.",
         `PUBLIC_URL is http://127.0.0.1:${port}: production must be reached over https. Fix: Set PUBLIC_URL to the https:// address your TLS proxy (Caddy) serves.`,
         `PUBLIC_URL is http://127.0.0.1:${port}: customers and PayU cannot reach a loopback address. Fix: Set PUBLIC_URL to the public host name of this environment.`,
         `The data folder ${dataDir} is open to others (mode 755). Fix: chmod 700 ${dataDir}`,
@@ -27,7 +28,7 @@ Deno.test("[doctor] prints one line per problem with its fix and exits 1", async
         `There is no scheduled backup in ${dataDir}/backups yet. Fix: Check the server's log for \`scheduled backup failed\` (a new server writes its first at start).`,
         `http://127.0.0.1:${port}/healthz does not answer (client error (Connect): tcp connect error: Connection refused (os error 111)). Fix: Start the server, and check DNS and the TLS proxy for PUBLIC_URL's host.`,
         "Production has no payment provider (PAYMENT_PROVIDER is not payu). Fix: Set PAYMENT_PROVIDER=payu and the PAYU_* credentials from PayU's merchant panel.",
-        "7 problems found.",
+        "8 problems found.",
       ].join("\n"),
     );
   } finally {
@@ -50,6 +51,7 @@ Deno.test("[doctor] a serving sandbox with PayU credentials PayU accepts has no 
     for (const file of ["accounts.db", "sandbox.db"]) await Deno.chmod(`${dataDir}/${file}`, 0o600);
     const env = {
       DATA_DIR: dataDir,
+      LISTEN_HOST: "127.0.0.1",
       PUBLIC_URL: server.url,
       PAYMENT_PROVIDER: "payu",
       PAYU_API_URL: `http://127.0.0.1:${payu.addr.port}`,

@@ -2,6 +2,7 @@ import { databaseFilePath, openStore } from "../../db/client.ts";
 import { appliedMigrationNames, inspectDatabase, openFile } from "../../db/inspect.ts";
 import { accountsMigrations, environmentMigrations } from "../../db/migrations/mod.ts";
 import type { Config } from "../config.ts";
+import { listensPubliclyWithoutProxy } from "../exposure.ts";
 import { listBackups } from "./backups.ts";
 import { diskSpace } from "./disk_space.ts";
 import { networkError } from "./healthcheck.ts";
@@ -32,6 +33,14 @@ function mode(info: Deno.FileInfo): number {
 
 function checkConfiguration(config: Config): Problem[] {
   const problems: Problem[] = [];
+  if (listensPubliclyWithoutProxy(config)) {
+    problems.push({
+      what:
+        `Paystead listens on ${config.listenHost} with no proxy in front: slow connections can exhaust it.`,
+      fix:
+        "Set LISTEN_HOST=127.0.0.1 behind Caddy (docs/deploy/Caddyfile), or name your proxy in TRUSTED_PROXIES.",
+    });
+  }
   if (config.environment !== "production") return problems;
   const url = new URL(config.publicUrl);
   if (url.protocol !== "https:") {
