@@ -3,8 +3,11 @@ import { accountsMigrations, environmentMigrations } from "./db/migrations/mod.t
 import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
 import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
+import { holdServerLocks } from "./lib/ops/data_lock.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
+import { Counter } from "prom-client";
+import { Listener } from "./listener.ts";
 import { createApp } from "./routes/app.ts";
 
 /** The two databases one environment process uses. */
@@ -64,11 +67,13 @@ export async function serve(config: Config): Promise<number> {
   // Refused before anything opens: production without a real payment provider never serves.
   requireProvider(config);
   const log = createLogger(config.logLevel);
+  // Held while serving: `restore` refuses to replace a database a server has open.
+  const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
   const databases = await openDatabases(config);
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
-  const { app, services, webhooks, drain } = createApp({
+  const { app, services, webhooks, drain, metrics } = createApp({
     ...databases,
     config,
     log,
@@ -85,11 +90,24 @@ export async function serve(config: Config): Promise<number> {
   await reconcileAtStart(services);
   services.scheduler.runAll();
 
-  const server = Deno.serve({
+  const listenerFailures = new Counter({
+    name: "paystead_listener_failures_total",
+    help: "Times the listening socket failed (accept: it died, e.g. out of file descriptors; " +
+      "listen: starting it again failed).",
+    labelNames: ["stage"],
+    registers: [metrics],
+  });
+  // Both series exist from the start, so an alert on their increase sees the first failure.
+  for (const stage of ["accept", "listen"]) listenerFailures.inc({ stage }, 0);
+  const server = new Listener({
     port: config.port,
     hostname: config.listenHost,
+    handler: app.fetch,
+    log,
     onListen: () => console.log(banner(config, demo)),
-  }, app.fetch);
+    onFailure: (stage) => listenerFailures.inc({ stage }),
+  });
+  server.start();
 
   // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
   // returns, and must not do so while databases are still being closed.
@@ -107,9 +125,15 @@ export async function serve(config: Config): Promise<number> {
       try {
         // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
         // with their leases given back, so another process retries them.
-        await Promise.all([drain.drain(), services.scheduler.stop(), webhooks.stop()]);
+        await Promise.all([
+          drain.drain(),
+          services.scheduler.stop(),
+          webhooks.stop(),
+          services.eventStreams.close(),
+        ]);
         await server.shutdown();
         await closeDatabases(databases);
+        locks.release();
         log.info("stopped", { signal });
         stopped(0);
       } catch (error) {
