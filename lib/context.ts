@@ -4,6 +4,7 @@ import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import type { Clock } from "./clock.ts";
 import type { Config, Environment } from "./config.ts";
 import type { Logger } from "./log.ts";
+import type { PasswordHasher } from "./passwords.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentRecord } from "../db/payments.ts";
@@ -41,6 +42,8 @@ export interface Services {
   paymentHooks: PaymentTransitionHook[];
   /** DNS for webhook URLs: production checks where a URL points before registering and sending. */
   resolveHost: HostResolver;
+  /** How panel passwords are hashed and checked (tests count the checks). */
+  passwords: PasswordHasher;
 }
 
 /** The services seen from one organisation: every query a service makes is scoped to `orgId`. */

@@ -10,6 +10,7 @@ import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
+import { type PasswordHasher, scryptPasswords } from "../lib/passwords.ts";
 import { panelCleanupJob } from "../lib/panel/sessions.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
@@ -55,6 +56,8 @@ export interface AppDeps {
   resolveHost?: HostResolver;
   /** Tuning of webhook delivery (tests shorten the attempt timeout). */
   webhooks?: WebhookDeliveryOptions;
+  /** Panel password hashing; tests wrap scrypt to count the checks. */
+  passwords?: PasswordHasher;
 }
 
 /** A built app: the Hono app and the services behind it. */
@@ -84,6 +87,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     log,
     paymentHooks: [checkoutPaymentHook],
     resolveHost: deps.resolveHost ?? resolveHostAddresses,
+    passwords: deps.passwords ?? scryptPasswords,
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
   scheduler.register(paymentDeadlinesJob(services));

@@ -7,6 +7,7 @@ import { createApiKey } from "../lib/api_keys.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../lib/config.ts";
 import { silentLogger } from "../lib/log.ts";
+import type { PasswordHasher } from "../lib/passwords.ts";
 import type { Plan } from "../lib/plans.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
@@ -42,6 +43,7 @@ export async function makeTestApp(options: {
   env?: Record<string, string>;
   resolveHost?: HostResolver;
   webhooks?: WebhookDeliveryOptions;
+  passwords?: PasswordHasher;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -80,6 +82,7 @@ export async function makeTestApp(options: {
     log: silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
+    passwords: options.passwords,
   });
   return {
     ...built,

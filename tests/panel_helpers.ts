@@ -9,6 +9,15 @@ import { makeTestApp, type TestApp } from "./helpers.ts";
 /** A password that passes the panel's rules, for test users. */
 export const PASSWORD = "correct horse battery staple";
 
+const hashes = new Map<string, Promise<string>>();
+
+/** A password's hash at the real cost, made once per test process (each takes ~0.5 s). */
+function hashOnce(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) hashes.set(password, hash = hashPassword(password));
+  return hash;
+}
+
 /** Adds a user to the test organisation with a role and a chosen password (no forced change). */
 export async function addUser(
   t: Pick<TestApp, "accounts" | "clock">,
@@ -31,7 +40,7 @@ export async function addUser(
     return { email: options.email, password: created.oneTimePassword, userId: created.user.id };
   }
   const password = options.password ?? PASSWORD;
-  const hash = await hashPassword(password);
+  const hash = await hashOnce(password);
   await t.accounts.write((trx) => updateUserPassword(trx, created.user.id, hash, t.clock.now()));
   return { email: options.email, password, userId: created.user.id };
 }

@@ -70,3 +70,17 @@ export function afterFailure(
     updated_at: now,
   };
 }
+
+/**
+ * The state after a reserved attempt proved right: its count is given back. A reservation that
+ * locked the subject has nothing left to give back (the lock's window started anew).
+ */
+export function afterGiveBack(
+  row: SignInThrottleRow,
+  policy: ThrottlePolicy,
+  now: number,
+): SignInThrottleRow {
+  const windowOpen = now - row.window_started_at < policy.windowMs;
+  if (!windowOpen || row.failures === 0) return row;
+  return { ...row, failures: row.failures - 1, updated_at: now };
+}
