@@ -5,6 +5,7 @@ import type { Config } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { createApp } from "./routes/app.ts";
+import { startMetricsListener } from "./routes/metrics_listener.ts";
 
 /** The two databases one environment process uses. */
 export interface Databases {
@@ -65,7 +66,7 @@ export async function serve(config: Config): Promise<number> {
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
-  const { app, services, webhooks, drain } = createApp({
+  const { app, services, webhooks, drain, metricsApp } = createApp({
     ...databases,
     config,
     log,
@@ -86,6 +87,8 @@ export async function serve(config: Config): Promise<number> {
     hostname: config.listenHost,
     onListen: () => console.log(banner(config, demo)),
   }, app.fetch);
+  const metricsServer = config.metricsListen &&
+    startMetricsListener(config.metricsListen, metricsApp, log);
 
   // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
   // returns, and must not do so while databases are still being closed.
@@ -104,7 +107,7 @@ export async function serve(config: Config): Promise<number> {
         // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
         // with their leases given back, so another process retries them.
         await Promise.all([drain.drain(), services.scheduler.stop(), webhooks.stop()]);
-        await server.shutdown();
+        await Promise.all([server.shutdown(), metricsServer?.shutdown()]);
         await closeDatabases(databases);
         log.info("stopped", { signal });
         stopped(0);

@@ -24,6 +24,16 @@ export interface Config {
   /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
   trustedProxies: string[];
   logLevel: LogLevel;
+  /** Whoever sends `Authorization: Bearer <this>` may read /metrics on the public port. */
+  metricsToken: string | null;
+  /** Where a second listener serves /metrics alone (loopback by default), or null for none. */
+  metricsListen: ListenAddress | null;
+}
+
+/** A host and port to listen on. */
+export interface ListenAddress {
+  hostname: string;
+  port: number;
 }
 
 /** Overrides given on the command line (`--env`, `--port`, `--data-dir`). */
@@ -42,6 +52,19 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_PORTS: Record<Environment, number> = { sandbox: 8787, production: 8788 };
+/** Each environment's metrics listener, so both processes of one host can keep the default. */
+export const DEFAULT_METRICS_PORTS: Record<Environment, number> = {
+  sandbox: 9464,
+  production: 9465,
+};
+
+/** Parses `host:port` (`[::1]:9464` for IPv6); null if it is not one. */
+export function parseListenAddress(value: string): ListenAddress | null {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[3]);
+  if (!match || port < 1 || port > 65535) return null;
+  return { hostname: match[1] ?? match[2], port };
+}
 
 const CONTRACT_RETRY_SCHEDULE = "0,5s,5m,30m,2h,5h,10h,14h,20h,24h";
 /** The sandbox retries on a compressed schedule so a developer sees retries within minutes. */
@@ -107,6 +130,14 @@ const EnvSchema = z.object({
     "must be a comma-separated list of IP addresses",
   ).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, "must be debug, info, warn or error").optional(),
+  METRICS_TOKEN: z.string().regex(
+    /^[\x21-\x7e]{32,200}$/,
+    "must be 32 to 200 printable characters without spaces (e.g. from openssl rand -hex 32)",
+  ).optional(),
+  METRICS_LISTEN: z.string().refine(
+    (value) => value === "off" || parseListenAddress(value) !== null,
+    "must be host:port (such as 127.0.0.1:9464) or off",
+  ).optional(),
 });
 
 const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
@@ -164,6 +195,10 @@ export function loadConfig(
     rateLimitPerSecond: vars.RATE_LIMIT_PER_SECOND ?? 100,
     trustedProxies: (vars.TRUSTED_PROXIES ?? "127.0.0.1,::1").split(",").map((a) => a.trim()),
     logLevel: vars.LOG_LEVEL ?? "info",
+    metricsToken: vars.METRICS_TOKEN ?? null,
+    metricsListen: vars.METRICS_LISTEN === "off" ? null : parseListenAddress(
+      vars.METRICS_LISTEN ?? `127.0.0.1:${DEFAULT_METRICS_PORTS[environment]}`,
+    ),
   };
 }
 

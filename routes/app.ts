@@ -36,7 +36,7 @@ import { rateLimit } from "./middleware/rate_limit.ts";
 import { RequestDrain } from "./middleware/drain.ts";
 import { requestId } from "./middleware/request_id.ts";
 import { requestLog } from "./middleware/request_log.ts";
-import { createMetrics, createOps } from "./ops.ts";
+import { createMetrics, createMetricsApp, createOps } from "./ops.ts";
 import { createPanel } from "./panel/mod.tsx";
 import { createPayPages } from "./pay.tsx";
 import { createSandboxInbox } from "./sandbox_inbox.ts";
@@ -69,6 +69,8 @@ export interface PaysteadApp {
   webhooks: WebhookDispatcher;
   /** Requests in flight: drain them before closing the server. */
   drain: RequestDrain;
+  /** `/metrics` alone, for the separate metrics listener. */
+  metricsApp: Hono;
 }
 
 /** Builds the whole HTTP app (API, operational endpoints, pages, panel) on the given dependencies. */
@@ -146,5 +148,6 @@ export function createApp(deps: AppDeps): PaysteadApp {
     renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
   app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
-  return { app, services, authenticator, webhooks, drain };
+  const metricsApp = createMetricsApp(metrics.printMetrics);
+  return { app, services, authenticator, webhooks, drain, metricsApp };
 }
