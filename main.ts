@@ -11,6 +11,7 @@ import {
   loadConfig,
 } from "./lib/config.ts";
 import { ApiError } from "./lib/errors.ts";
+import { restrictFile, restrictUmask } from "./lib/file_modes.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
 const USAGE = `Usage: paystead <command> [options]
@@ -138,6 +139,7 @@ async function run(words: string[], options: Options, config: Config): Promise<n
       }
       const url = database === "accounts" ? config.accountsDatabaseUrl : config.databaseUrl;
       await backupDatabase(url, out);
+      await restrictFile(out);
       console.log(`Wrote a consistent copy of ${url} to ${out}.`);
       return 0;
     }
@@ -154,6 +156,7 @@ export async function main(
   args: string[],
   built: { environment?: Environment } = {},
 ): Promise<number> {
+  restrictUmask();
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });

@@ -3,6 +3,7 @@ import { accountsMigrations, environmentMigrations } from "./db/migrations/mod.t
 import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
 import type { Config } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
+import { restrictDatabaseFiles } from "./lib/file_modes.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { createApp } from "./routes/app.ts";
 import { startMetricsListener } from "./routes/metrics_listener.ts";
@@ -17,6 +18,8 @@ export interface Databases {
 export async function openDatabases(config: Config): Promise<Databases> {
   const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
   const store = await openStore<EnvironmentSchema>(config.databaseUrl);
+  await restrictDatabaseFiles(config.accountsDatabaseUrl);
+  await restrictDatabaseFiles(config.databaseUrl);
   await migrate(accounts, accountsMigrations);
   await migrate(store, environmentMigrations);
   return { accounts, store };
