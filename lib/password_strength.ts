@@ -1,27 +1,23 @@
-import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import * as common from "@zxcvbn-ts/language-common";
+import * as english from "@zxcvbn-ts/language-en";
 
 /** zxcvbn's score of a password people may choose: "safely unguessable" and up. */
 export const MIN_PASSWORD_SCORE = 3;
 
-let estimator: Promise<ZxcvbnFactory> | undefined;
+let estimator: ZxcvbnFactory | undefined;
 
 /**
- * The estimator, built at the first password someone chooses: its dictionaries take most of a
- * second to load, which a start or a sign-in should not pay.
+ * The estimator, built at the first password someone chooses: building its dictionaries takes
+ * most of a second, which a start or a sign-in should not pay. (Imported statically all the
+ * same: `deno compile` embeds only what the module graph shows.)
  */
-function loadEstimator(): Promise<ZxcvbnFactory> {
-  estimator ??= (async () => {
-    const [{ ZxcvbnFactory }, common, english] = await Promise.all([
-      import("@zxcvbn-ts/core"),
-      import("@zxcvbn-ts/language-common"),
-      import("@zxcvbn-ts/language-en"),
-    ]);
-    return new ZxcvbnFactory({
-      dictionary: { ...common.dictionary, ...english.dictionary },
-      graphs: common.adjacencyGraphs,
-      translations: english.translations,
-    });
-  })();
+function loadEstimator(): ZxcvbnFactory {
+  estimator ??= new ZxcvbnFactory({
+    dictionary: { ...common.dictionary, ...english.dictionary },
+    graphs: common.adjacencyGraphs,
+    translations: english.translations,
+  });
   return estimator;
 }
 
@@ -36,11 +32,11 @@ function personalWords(person: { email: string; name?: string | null }): string[
  * Why a password is too easy to guess, with zxcvbn's advice on a better one; null when it
  * scores at least `MIN_PASSWORD_SCORE`.
  */
-export async function guessablePasswordProblem(
+export function guessablePasswordProblem(
   password: string,
   person: { email: string; name?: string | null },
-): Promise<string | null> {
-  const result = (await loadEstimator()).check(password, personalWords(person));
+): string | null {
+  const result = loadEstimator().check(password, personalWords(person));
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   const { warning, suggestions } = result.feedback;
   return [
