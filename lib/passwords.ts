@@ -19,11 +19,7 @@ const MAX_PARALLEL_DERIVATIONS = 4;
 let running = 0;
 const waiting: (() => void)[] = [];
 
-async function derive(
-  password: string,
-  salt: Buffer,
-  cost: { N: number; r: number; p: number },
-): Promise<Buffer> {
+async function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   if (running >= MAX_PARALLEL_DERIVATIONS) {
     await new Promise<void>((resolve) => waiting.push(resolve));
   } else {
@@ -48,7 +44,7 @@ async function derive(
 }
 
 interface ParsedHash {
-  cost: { N: number; r: number; p: number };
+  cost: ScryptCost;
   salt: Buffer;
   hash: Buffer;
 }
@@ -64,37 +60,57 @@ function parseHash(stored: string): ParsedHash | null {
   return { cost, salt: Buffer.from(salt, "base64"), hash: Buffer.from(hash, "base64") };
 }
 
-/** Hashes a password with scrypt and a random salt: `scrypt$N$r$p$salt$hash` (base64). */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, PASSWORD_COST);
-  const { N, r, p } = PASSWORD_COST;
-  return ["scrypt", N, r, p, salt.toString("base64"), key.toString("base64")].join("$");
+/** scrypt's cost parameters. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
 }
 
-/** Checks a password against a stored hash (at the cost it records) in constant time. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parsed = parseHash(stored);
-  if (!parsed) return false;
-  const key = await derive(password, parsed.salt, parsed.cost);
-  return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash);
-}
-
-/** Tells whether a stored hash was made at another cost than today's (rehash it at sign-in). */
-export function needsRehash(stored: string): boolean {
-  const cost = parseHash(stored)?.cost;
-  return cost === undefined || cost.N !== PASSWORD_COST.N || cost.r !== PASSWORD_COST.r ||
-    cost.p !== PASSWORD_COST.p;
-}
-
-/** How passwords are hashed and checked; tests wrap it to count the checks. */
+/** How passwords are hashed and checked. */
 export interface PasswordHasher {
+  /** Hashes with a random salt: `scrypt$N$r$p$salt$hash` (base64), so the cost is recorded. */
   hash(password: string): Promise<string>;
+  /** Checks a password against a stored hash, at the cost it records, in constant time. */
   verify(password: string, stored: string): Promise<boolean>;
+  /** Tells whether a stored hash is cheaper than this hasher's (rehash it at sign-in). */
+  needsRehash(stored: string): boolean;
+}
+
+/** A scrypt hasher making hashes at `cost`. */
+export function scryptHasher(cost: ScryptCost): PasswordHasher {
+  return {
+    async hash(password) {
+      const salt = randomBytes(16);
+      const key = await derive(password, salt, cost);
+      return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64"), key.toString("base64")]
+        .join("$");
+    },
+    async verify(password, stored) {
+      const parsed = parseHash(stored);
+      if (!parsed) return false;
+      const key = await derive(password, parsed.salt, parsed.cost);
+      return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash);
+    },
+    needsRehash(stored) {
+      const old = parseHash(stored)?.cost;
+      return old === undefined || old.N < cost.N || old.r < cost.r || old.p < cost.p;
+    },
+  };
 }
 
 /** The hasher of every process: scrypt at `PASSWORD_COST`. */
-export const scryptPasswords: PasswordHasher = { hash: hashPassword, verify: verifyPassword };
+export const scryptPasswords: PasswordHasher = scryptHasher(PASSWORD_COST);
+
+/** Hashes a password at `PASSWORD_COST`. */
+export function hashPassword(password: string): Promise<string> {
+  return scryptPasswords.hash(password);
+}
+
+/** Checks a password against a stored hash (at the cost it records) in constant time. */
+export function verifyPassword(password: string, stored: string): Promise<boolean> {
+  return scryptPasswords.verify(password, stored);
+}
 
 /** A random password for a new user, to be changed at first sign-in. */
 export function generatePassword(): string {

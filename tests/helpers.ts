@@ -7,7 +7,7 @@ import { createApiKey } from "../lib/api_keys.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../lib/config.ts";
 import { silentLogger } from "../lib/log.ts";
-import type { PasswordHasher } from "../lib/passwords.ts";
+import { type PasswordHasher, scryptHasher } from "../lib/passwords.ts";
 import type { Plan } from "../lib/plans.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
@@ -34,6 +34,13 @@ export interface TestApp extends PaysteadApp {
   /** Closes the databases and removes the temporary directory. */
   close(): Promise<void>;
 }
+
+/**
+ * Scrypt at an eighth of production's cost: a panel test signs in often and production's half a
+ * second each would make the suite crawl. Tests of hashing itself, and every real server, use
+ * production's `scryptPasswords`.
+ */
+export const TEST_PASSWORDS: PasswordHasher = scryptHasher({ N: 2 ** 14, r: 8, p: 1 });
 
 /** Builds a test app. Databases are temporary files: libSQL's :memory: loses tables. */
 export async function makeTestApp(options: {
@@ -82,7 +89,7 @@ export async function makeTestApp(options: {
     log: silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
-    passwords: options.passwords,
+    passwords: options.passwords ?? TEST_PASSWORDS,
   });
   return {
     ...built,

@@ -1,21 +1,7 @@
 import assert from "node:assert/strict";
 import { createOrganisation } from "../lib/accounts.ts";
-import { type PasswordHasher, scryptPasswords } from "../lib/passwords.ts";
 import { makeTestApp, type TestApp } from "./helpers.ts";
-import { addUser, pageText, PanelAgent, PASSWORD } from "./panel_helpers.ts";
-
-/** Scrypt as in production, counting the password checks. */
-function countingPasswords(): PasswordHasher & { checks: number } {
-  const counter = {
-    checks: 0,
-    hash: scryptPasswords.hash,
-    verify(password: string, stored: string) {
-      counter.checks++;
-      return scryptPasswords.verify(password, stored);
-    },
-  };
-  return counter;
-}
+import { addUser, countingPasswords, pageText, PanelAgent, PASSWORD } from "./panel_helpers.ts";
 
 async function setUp() {
   const passwords = countingPasswords();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes, scryptSync } from "node:crypto";
 import { createUser } from "../lib/accounts.ts";
-import { hashPassword, needsRehash, verifyPassword } from "../lib/passwords.ts";
+import { hashPassword, scryptPasswords, verifyPassword } from "../lib/passwords.ts";
 import { makeTestApp } from "./helpers.ts";
 import { PanelAgent } from "./panel_helpers.ts";
 
@@ -17,16 +17,18 @@ Deno.test("[passwords] new hashes record scrypt N=2^17, r=8, p=1", async () => {
   assert.match(hash, /^scrypt\$131072\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
   assert.equal(await verifyPassword("lantern meadow copper whistle", hash), true);
   assert.equal(await verifyPassword("lantern meadow copper whistles", hash), false);
-  assert.equal(needsRehash(hash), false);
+  assert.equal(scryptPasswords.needsRehash(hash), false);
   const old = oldHash("lantern meadow copper whistle");
   assert.equal(await verifyPassword("lantern meadow copper whistle", old), true);
-  assert.equal(needsRehash(old), true);
+  assert.equal(scryptPasswords.needsRehash(old), true);
   assert.equal(await verifyPassword("x", "scrypt$1099511627776$8$1$AAAA$AAAA"), false);
   assert.equal(await verifyPassword("x", "bcrypt$whatever"), false);
+  // A costlier hash than today's is never "upgraded" down.
+  assert.equal(scryptPasswords.needsRehash(hash.replace("$131072$", "$262144$")), false);
 });
 
 Deno.test("[passwords] an older hash is upgraded at the next successful sign-in", async () => {
-  const t = await makeTestApp();
+  const t = await makeTestApp({ passwords: scryptPasswords });
   try {
     const created = await createUser(t.accounts, {
       orgSlug: "acme",

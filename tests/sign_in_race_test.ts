@@ -1,23 +1,9 @@
 import assert from "node:assert/strict";
 import { LocalSqliteConnection } from "../db/local_sqlite.ts";
 import { DEMO_OWNER_EMAIL } from "../lib/demo.ts";
-import { type PasswordHasher, scryptPasswords } from "../lib/passwords.ts";
 import { makeTestApp, type TestApp } from "./helpers.ts";
-import { addUser, PanelAgent, PASSWORD } from "./panel_helpers.ts";
+import { addUser, countingPasswords, PanelAgent, PASSWORD } from "./panel_helpers.ts";
 import { startPaystead } from "./processes.ts";
-
-/** Scrypt as in production, counting the password checks. */
-function countingPasswords(): PasswordHasher & { checks: number } {
-  const counter = {
-    checks: 0,
-    hash: scryptPasswords.hash,
-    verify(password: string, stored: string) {
-      counter.checks++;
-      return scryptPasswords.verify(password, stored);
-    },
-  };
-  return counter;
-}
 
 /** Resolves once `locked()` says the account is locked, polling the database (no timing). */
 async function untilLocked(locked: () => Promise<boolean>): Promise<void> {

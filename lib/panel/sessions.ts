@@ -28,7 +28,7 @@ import {
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../errors.ts";
 import { guessablePasswordProblem } from "../password_strength.ts";
-import { hashPassword, needsRehash, type PasswordHasher, scryptPasswords } from "../passwords.ts";
+import { type PasswordHasher, scryptPasswords } from "../passwords.ts";
 import type { Plan, Role } from "../plans.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import {
@@ -141,12 +141,13 @@ export async function touchSessionIfDue(
   await accounts.write((trx) => touchSession(trx, session.id, now));
 }
 
-let dummyHash: Promise<string> | undefined;
+const dummyHashes = new WeakMap<PasswordHasher, Promise<string>>();
 
 /** A hash to check a password against when there is no such user, so timing tells nothing. */
-function unknownUserHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
-  return dummyHash;
+function unknownUserHash(passwords: PasswordHasher): Promise<string> {
+  let hash = dummyHashes.get(passwords);
+  if (!hash) dummyHashes.set(passwords, hash = passwords.hash(randomBytes(16).toString("hex")));
+  return hash;
 }
 
 function retryAfter(until: number, now: number): ApiError {
@@ -226,7 +227,9 @@ async function acceptAttempt(
   input: { user: UserRow; password: string; client: ClientInfo; now: number },
 ): Promise<void> {
   const { user, client, now } = input;
-  const upgraded = needsRehash(user.password_hash) ? await passwords.hash(input.password) : null;
+  const upgraded = passwords.needsRehash(user.password_hash)
+    ? await passwords.hash(input.password)
+    : null;
   await accounts.write(async (trx) => {
     await deleteThrottleRow(trx, accountSubject(user.email));
     if (client.address) {
@@ -294,7 +297,7 @@ export async function checkPassword(
   const user = await findUserByEmail(accounts.db, email);
   const matches = await passwords.verify(
     input.password,
-    user?.password_hash ?? await unknownUserHash(),
+    user?.password_hash ?? await unknownUserHash(passwords),
   );
   if (!user || !matches) throw lockedBy !== null ? retryAfter(lockedBy, now) : credentialsInvalid();
   await acceptAttempt(accounts, passwords, { user, password: input.password, client, now });
