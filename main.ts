@@ -12,6 +12,7 @@ import {
 } from "./lib/config.ts";
 import { ApiError } from "./lib/errors.ts";
 import { restrictFile, restrictUmask } from "./lib/file_modes.ts";
+import { runFakePayuCommand } from "./lib/providers/payu/fake/cli.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
 const USAGE = `Usage: paystead <command> [options]
@@ -28,6 +29,8 @@ Commands:
                                     prints the key's secret, once
   backup --out FILE [--database environment|accounts]
                                     consistent copy while the server runs
+  fake-payu [--port N] [--notify-delay D] ...
+                                    a fake PayU for trying production locally (--help)
 
 Every command takes --env and --data-dir; settings come from environment variables
 (PAYSTEAD_ENV, PORT, DATA_DIR, DATABASE_URL, ACCOUNTS_DATABASE_URL, PUBLIC_URL, ...).`;
@@ -157,6 +160,8 @@ export async function main(
   built: { environment?: Environment } = {},
 ): Promise<number> {
   restrictUmask();
+  // The fake PayU is not Paystead: it takes its own flags and needs no configuration.
+  if (args[0] === "fake-payu" && !built.environment) return await runFakePayuCommand(args.slice(1));
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });

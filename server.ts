@@ -1,10 +1,11 @@
 import { migrate, openStore, type Store } from "./db/client.ts";
 import { accountsMigrations, environmentMigrations } from "./db/migrations/mod.ts";
 import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
-import type { Config } from "./lib/config.ts";
+import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
 import { restrictDatabaseFiles } from "./lib/file_modes.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
+import { reconcileAtStart } from "./lib/payments/reconcile.ts";
 import { createApp } from "./routes/app.ts";
 import { startMetricsListener } from "./routes/metrics_listener.ts";
 
@@ -64,6 +65,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * minute) and stops gracefully. Resolves with the exit code once stopped.
  */
 export async function serve(config: Config): Promise<number> {
+  // Refused before anything opens: production without a real payment provider never serves.
+  requireProvider(config);
   const log = createLogger(config.logLevel);
   const databases = await openDatabases(config);
   const demo = config.environment === "sandbox"
@@ -83,6 +86,7 @@ export async function serve(config: Config): Promise<number> {
     { signal: stopCron.signal },
     () => services.scheduler.runAll(),
   );
+  await reconcileAtStart(services);
   services.scheduler.runAll();
 
   const server = Deno.serve({

@@ -17,6 +17,8 @@ export function Layout(props: {
   scripts?: string[];
   /** A signed-in page's CSRF token, which its islands send with their requests. */
   csrf?: string;
+  /** Without JavaScript, reload the page every this many seconds (a payment being decided). */
+  refreshSeconds?: number;
   children: ComponentChildren;
 }) {
   const panel = props.variant === "panel" || props.variant === "auth";
@@ -28,6 +30,11 @@ export function Layout(props: {
         <meta name="robots" content="noindex, nofollow" />
         <meta name="color-scheme" content="light" />
         {props.csrf && <meta name="csrf-token" content={props.csrf} />}
+        {props.refreshSeconds !== undefined && (
+          <noscript>
+            <meta http-equiv="refresh" content={String(props.refreshSeconds)} />
+          </noscript>
+        )}
         <title>{props.title}</title>
         <link rel="icon" type="image/svg+xml" href={assetHref("favicon.svg")} />
         <link rel="stylesheet" href={assetHref("app.css")} />

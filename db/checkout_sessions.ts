@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Updateable } from "kysely";
+import { noOpenAttempt } from "./payment_attempts.ts";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
 import type {
   CheckoutSessionRow,
@@ -20,6 +21,7 @@ export type CheckoutSessionRecord = CheckoutSessionRow & {
   payment_public_id: string | null;
   payment_status: string | null;
   payment_failure_code: string | null;
+  payment_processing_at: number | null;
 };
 
 function selectSessions(db: Db) {
@@ -34,6 +36,7 @@ function selectSessions(db: Db) {
       "payments.public_id as payment_public_id",
       "payments.status as payment_status",
       "payments.failure_code as payment_failure_code",
+      "payments.processing_at as payment_processing_at",
     ]);
 }
 
@@ -138,6 +141,7 @@ export function findDueCheckoutSessions(
     .where((eb) =>
       eb.or([eb("payments.status", "is", null), eb("payments.status", "!=", "PROCESSING")])
     )
+    .where(noOpenAttempt("checkout_sessions.payment_id"))
     .orderBy(systemExpiry).limit(limit).execute();
 }
 
@@ -152,6 +156,7 @@ export async function nextCheckoutSessionExpiry(db: Db): Promise<number | null> 
     .where((eb) =>
       eb.or([eb("payments.status", "is", null), eb("payments.status", "!=", "PROCESSING")])
     )
+    .where(noOpenAttempt("checkout_sessions.payment_id"))
     .select((eb) => eb.fn.min<number>(systemExpiry).as("at"))
     .executeTakeFirst();
   return typeof row?.at === "number" ? row.at : null;

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql, type Updateable } from "kysely";
+import { noOpenAttempt } from "./payment_attempts.ts";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
 import type { EnvironmentSchema, PaymentRow, PaymentsTable } from "./schema.ts";
 
@@ -103,6 +104,7 @@ export function findExpiredPendingPayments(
     .where("payments.status", "=", "PENDING")
     .where("payments.expires_at", "<=", sql<number>`${now} + ${maxClockOffset()}`)
     .where(systemExpiry, "<=", now)
+    .where(noOpenAttempt("payments.id"))
     .orderBy(systemExpiry).limit(limit).execute();
 }
 
@@ -129,10 +131,12 @@ async function earliestSystemTime(
   column: "expires_at" | "processing_deadline_at",
   systemTime: RawBuilder<number>,
 ): Promise<number | undefined> {
+  // A payment waiting for the provider's answer has no deadline of its own until it ends.
   const earliest = sql<number>`(select min(${sql.ref(`first.${column}`)}) from payments as first
-    where first.status = ${status})`;
+    where first.status = ${status} and ${noOpenAttempt("first.id")})`;
   const row = await db.selectFrom("payments").where("payments.status", "=", status)
     .where(`payments.${column}`, "<=", sql<number>`${earliest} + ${maxClockOffset()}`)
+    .where(noOpenAttempt("payments.id"))
     .select((eb) => eb.fn.min<number>(systemTime).as("at")).executeTakeFirst();
   return typeof row?.at === "number" ? row.at : undefined;
 }

@@ -121,3 +121,29 @@ export async function nextPendingRefundAt(db: Db): Promise<number | null> {
     .select((eb) => eb.fn.min<number>("locked_until").as("at")).executeTakeFirst();
   return typeof row?.at === "number" ? row.at : null;
 }
+
+/** A refund by its public id (the provider's external refund id) or the provider's own id. */
+export function findRefundForProvider(
+  db: Db,
+  key: { publicId: string } | { reference: string },
+): Promise<ClaimedRefund | undefined> {
+  const query = selectRefunds(db).select(clockOffsetOf("refunds.org_id").as("clock_offset"));
+  return ("publicId" in key
+    ? query.where("refunds.public_id", "=", key.publicId)
+    : query.where("refunds.provider_ref", "=", key.reference)).executeTakeFirst();
+}
+
+/**
+ * Records the provider's id of a pending refund and when to ask about it next; nothing when the
+ * refund already ended.
+ */
+export async function setPendingRefundReference(
+  db: Db,
+  id: number,
+  reference: string | null,
+  nextCheckAt: number,
+): Promise<void> {
+  await db.updateTable("refunds")
+    .set({ provider_ref: reference, locked_until: nextCheckAt })
+    .where("id", "=", id).where("status", "=", "PENDING").execute();
+}

@@ -181,6 +181,25 @@ export interface RefundsTable {
   updated_at: number;
   succeeded_at: number | null;
   failed_at: number | null;
+  /** The provider's id of the refund, once it answered. */
+  provider_ref: string | null;
+}
+
+/** One code sent to the payment provider for a payment (see migration 0006). */
+export interface PaymentAttemptsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  payment_id: number;
+  provider: string;
+  provider_ref: string | null;
+  status: string;
+  failure_code: string | null;
+  deadline_at: number | null;
+  check_at: number;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
 }
 
 export interface SubscriptionsTable {
@@ -388,6 +407,7 @@ export interface EnvironmentSchema {
   webhook_fanout_cursor: WebhookFanoutCursorTable;
   sandbox_inboxes: SandboxInboxesTable;
   sandbox_inbox_requests: SandboxInboxRequestsTable;
+  payment_attempts: PaymentAttemptsTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
@@ -403,6 +423,7 @@ export type PaymentRow = Selectable<PaymentsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type RefundRow = Selectable<RefundsTable>;
+export type PaymentAttemptRow = Selectable<PaymentAttemptsTable>;
 export type NewRefund = Insertable<RefundsTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type NewSubscription = Insertable<SubscriptionsTable>;

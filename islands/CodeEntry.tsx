@@ -2,7 +2,7 @@
 import type { ComponentChildren, RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { CheckIcon, ClockIcon, CrossIcon, LockIcon, SpinnerIcon } from "../components/icons.tsx";
-import type { CheckoutState } from "../lib/checkout/state.ts";
+import { BANK_CONFIRM_SECONDS, type CheckoutState } from "../lib/checkout/state.ts";
 import type { FailureCode } from "../lib/providers/mod.ts";
 import { type CheckoutMessage, postToParent } from "./messages.ts";
 
@@ -41,10 +41,18 @@ const FAILURE_TEXT: Record<FailureCode, string> = {
   code_canceled: "That code was canceled in your banking app.",
   code_already_used: "That code has already been used.",
   timeout: "Your bank didn't confirm the payment in time.",
+  provider_unavailable:
+    "The payment service couldn't be reached. Please try again with a new code.",
+  provider_rejected: "The payment service refused this payment.",
 };
 
 function failureText(code: FailureCode | null): string {
   return code ? FAILURE_TEXT[code] : "The payment didn't go through.";
+}
+
+/** `0:47`: the time left to confirm in the banking app. */
+function clock(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 function minutes(seconds: number): string {
@@ -110,6 +118,10 @@ export default function CodeEntry(props: CodeEntryProps) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** While processing: seconds left to confirm in the banking app, counted down here. */
+  const [confirmLeft, setConfirmLeft] = useState(
+    props.initial.confirmSecondsLeft ?? BANK_CONFIRM_SECONDS,
+  );
   // The server's HTML relies on the browser's own validation; once hydrated, this code checks.
   const [hydrated, setHydrated] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -124,6 +136,13 @@ export default function CodeEntry(props: CodeEntryProps) {
   }
 
   function apply(next: CheckoutState) {
+    // The server counts from when the bank was asked; never count back up while waiting.
+    if (next.phase === "processing" && next.confirmSecondsLeft !== null) {
+      const serverLeft = next.confirmSecondsLeft;
+      setConfirmLeft((left) =>
+        state.phase === "processing" ? Math.min(left, serverLeft) : serverLeft
+      );
+    }
     if (embedded && props.sessionId) {
       const due = announcement(next, props.sessionId);
       if (due && !announced.current.has(due[0])) {
@@ -159,6 +178,8 @@ export default function CodeEntry(props: CodeEntryProps) {
     if (!embedded || !props.sessionId) return;
     const sessionId = props.sessionId;
     send({ type: "CHECKOUT_READY", sessionId });
+    // Reloaded while the bank decides: the merchant's page hears that it is still processing.
+    if (props.initial.phase === "processing") send({ type: "CHECKOUT_PROCESSING", sessionId });
     const initial = announcement(props.initial, sessionId);
     if (initial) {
       announced.current.add(initial[0]);
@@ -194,6 +215,13 @@ export default function CodeEntry(props: CodeEntryProps) {
     return () => clearInterval(timer);
   }, [state.phase, submitting]);
 
+  // The countdown to confirm in the banking app; the bank's answer, not the countdown, decides.
+  useEffect(() => {
+    if (state.phase !== "processing") return;
+    const timer = setInterval(() => setConfirmLeft((left) => Math.max(0, left - 1)), 1000);
+    return () => clearInterval(timer);
+  }, [state.phase]);
+
   // At expiry, and when a lock ends, the server says what comes next.
   useEffect(() => {
     const waitMs = state.phase === "locked"
@@ -225,6 +253,7 @@ export default function CodeEntry(props: CodeEntryProps) {
     setFieldError(null);
     setNotice(null);
     setSubmitting(true);
+    setConfirmLeft(BANK_CONFIRM_SECONDS);
     setState({ ...state, phase: "processing" });
     if (props.sessionId) send({ type: "CHECKOUT_PROCESSING", sessionId: props.sessionId });
     try {
@@ -345,7 +374,21 @@ export default function CodeEntry(props: CodeEntryProps) {
           title="Confirm the payment in your banking app"
           headingRef={headingRef}
         >
-          <p>We're waiting for your bank. This usually takes a few seconds; keep this page open.</p>
+          <p>
+            Open your banking app and approve the payment of {props.amountLabel} to{" "}
+            {props.merchantName}. Keep this page open.
+          </p>
+          <progress
+            class="countdown__bar"
+            max={BANK_CONFIRM_SECONDS}
+            value={confirmLeft}
+            aria-hidden="true"
+          />
+          <p class="countdown" role="timer">
+            {confirmLeft > 0
+              ? `Time left to confirm: ${clock(confirmLeft)}`
+              : "Still waiting for your bank's answer…"}
+          </p>
         </StatusCard>
       );
       break;

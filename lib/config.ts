@@ -24,6 +24,11 @@ export interface Config {
   /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
   trustedProxies: string[];
   logLevel: LogLevel;
+  /**
+   * Who takes the money: the simulator (sandbox only) or PayU. Null in a production process
+   * without one: commands such as `migrate` still run, `serve` refuses (`requireProvider`).
+   */
+  paymentProvider: ProviderConfig | null;
   /** Whoever sends `Authorization: Bearer <this>` may read /metrics on the public port. */
   metricsToken: string | null;
   /** Where a second listener serves /metrics alone (loopback by default), or null for none. */
@@ -35,6 +40,26 @@ export interface ListenAddress {
   hostname: string;
   port: number;
 }
+
+/** The payment providers a process can be configured with. */
+export const PAYMENT_PROVIDERS = ["sandbox", "payu"] as const;
+
+/** PayU's REST API credentials of one point of sale (POS). */
+export interface PayuConfig {
+  kind: "payu";
+  apiUrl: string;
+  posId: string;
+  clientId: string;
+  clientSecret: string;
+  /** The POS's second key: it signs PayU's notifications. */
+  secondKey: string;
+}
+
+/** The configured payment provider. */
+export type ProviderConfig = { kind: "sandbox" } | PayuConfig;
+
+/** PayU's production API; its sandbox is https://secure.snd.payu.com. */
+export const PAYU_DEFAULT_API_URL = "https://secure.payu.com";
 
 /** Overrides given on the command line (`--env`, `--port`, `--data-dir`). */
 export interface ConfigFlags {
@@ -138,6 +163,15 @@ const EnvSchema = z.object({
     (value) => value === "off" || parseListenAddress(value) !== null,
     "must be host:port (such as 127.0.0.1:9464) or off",
   ).optional(),
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, "must be sandbox or payu").optional(),
+  PAYU_API_URL: url.optional(),
+  PAYU_POS_ID: z.string().regex(/^\d{1,20}$/, "must be the POS id PayU gave (digits)").optional(),
+  PAYU_CLIENT_ID: z.string().regex(/^\S{1,200}$/, "must be the OAuth client_id PayU gave")
+    .optional(),
+  PAYU_CLIENT_SECRET: z.string().regex(/^\S{1,200}$/, "must be the OAuth client_secret PayU gave")
+    .optional(),
+  PAYU_SECOND_KEY: z.string().regex(/^\S{1,200}$/, "must be the POS's second key (MD5) PayU gave")
+    .optional(),
 });
 
 const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
@@ -199,7 +233,53 @@ export function loadConfig(
     metricsListen: vars.METRICS_LISTEN === "off" ? null : parseListenAddress(
       vars.METRICS_LISTEN ?? `127.0.0.1:${DEFAULT_METRICS_PORTS[environment]}`,
     ),
+    paymentProvider: providerConfig(environment, vars),
   };
+}
+
+const PAYU_VARIABLES = [
+  "PAYU_POS_ID",
+  "PAYU_CLIENT_ID",
+  "PAYU_CLIENT_SECRET",
+  "PAYU_SECOND_KEY",
+] as const;
+
+/**
+ * The payment provider as configured; null when production names none or names the simulator,
+ * which `requireProvider` then refuses.
+ */
+function providerConfig(
+  environment: Environment,
+  vars: z.infer<typeof EnvSchema>,
+): ProviderConfig | null {
+  const kind = vars.PAYMENT_PROVIDER ?? (environment === "sandbox" ? "sandbox" : undefined);
+  if (kind === undefined) return null;
+  if (kind === "sandbox") return environment === "sandbox" ? { kind } : null;
+  const missing = PAYU_VARIABLES.find((name) => vars[name] === undefined);
+  if (missing) {
+    throw new ConfigError(
+      `Invalid configuration: ${missing} is required with PAYMENT_PROVIDER=payu (from the POS's REST API settings in PayU's panel).`,
+    );
+  }
+  return {
+    kind,
+    apiUrl: trimSlash(vars.PAYU_API_URL ?? PAYU_DEFAULT_API_URL),
+    posId: vars.PAYU_POS_ID!,
+    clientId: vars.PAYU_CLIENT_ID!,
+    clientSecret: vars.PAYU_CLIENT_SECRET!,
+    secondKey: vars.PAYU_SECOND_KEY!,
+  };
+}
+
+/**
+ * The payment provider a serving process runs with. Production never runs the simulator: it
+ * takes no money, so a production process without a real provider refuses to start.
+ */
+export function requireProvider(config: Config): ProviderConfig {
+  if (config.paymentProvider) return config.paymentProvider;
+  throw new ConfigError(
+    "Invalid configuration: PAYMENT_PROVIDER must be payu in production (with PAYU_POS_ID, PAYU_CLIENT_ID, PAYU_CLIENT_SECRET, PAYU_SECOND_KEY); the sandbox simulator takes no money.",
+  );
 }
 
 /** The public API host of an environment, as this process knows it. */

@@ -4,6 +4,7 @@ import { customAlphabet } from "nanoid";
 export const ID_PREFIXES = {
   offer: "qr",
   payment: "pay",
+  paymentAttempt: "att",
   checkoutSession: "cs",
   refund: "re",
   subscription: "sub",

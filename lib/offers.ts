@@ -1,3 +1,4 @@
+import { requireRenewals } from "./providers/capabilities.ts";
 import { z } from "zod";
 import {
   findOffer,
@@ -99,6 +100,7 @@ export function offerPayUrl(publicUrl: string, qrId: string): string {
 
 /** Creates an offer. */
 export function createOffer(ctx: OrgContext, input: CreateOfferRequest): Promise<OfferRow> {
+  requireRenewals(ctx.services.provider, { recurring: input.recurring !== undefined });
   const now = ctx.now();
   return ctx.write((trx) =>
     insertOffer(trx, {

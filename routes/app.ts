@@ -13,8 +13,13 @@ import { createLogger, type Logger } from "../lib/log.ts";
 import { type PasswordHasher, scryptPasswords } from "../lib/passwords.ts";
 import { panelCleanupJob } from "../lib/panel/sessions.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
+import {
+  assertProviderAllowed,
+  type PayuOptions,
+  providerFromConfig,
+} from "../lib/providers/from_config.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
-import { SandboxProvider } from "../lib/providers/sandbox.ts";
+import { paymentAttemptsJob } from "../lib/payments/reconcile.ts";
 import { refundsJob } from "../lib/refunds/jobs.ts";
 import { Scheduler } from "../lib/scheduler.ts";
 import { subscriptionRenewalsJob } from "../lib/subscriptions/renewals.ts";
@@ -39,6 +44,7 @@ import { requestLog } from "./middleware/request_log.ts";
 import { createMetrics, createMetricsApp, createOps } from "./ops.ts";
 import { createPanel } from "./panel/mod.tsx";
 import { createPayPages } from "./pay.tsx";
+import { createProviderRoutes } from "./providers.ts";
 import { createSandboxInbox } from "./sandbox_inbox.ts";
 import { createStaticRoutes } from "./static.ts";
 
@@ -48,7 +54,10 @@ export interface AppDeps {
   store: Store<EnvironmentSchema>;
   accounts: Store<AccountsSchema>;
   clock?: Clock;
+  /** The payment provider; by default built from `config` (production: never the simulator). */
   provider?: PaymentProvider;
+  /** How a provider built from `config` reaches its API (tests pass a fake's). */
+  payu?: PayuOptions;
   log?: Logger;
   /** Whether the scheduler sets its own timers (the server) or waits to be called (tests). */
   timers?: boolean;
@@ -78,13 +87,16 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? createLogger(deps.config.logLevel);
   const scheduler = new Scheduler({ clock, log, timers: deps.timers ?? false });
+  const provider = deps.provider ??
+    providerFromConfig(deps.config, { clock, payu: deps.payu });
+  assertProviderAllowed(deps.config.environment, provider);
   const services: Services = {
     config: deps.config,
     environment: deps.config.environment,
     store: deps.store,
     accounts: deps.accounts,
     clock,
-    provider: deps.provider ?? new SandboxProvider(),
+    provider,
     scheduler,
     log,
     paymentHooks: [checkoutPaymentHook],
@@ -94,6 +106,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   services.paymentHooks.push(startSubscriptionOnPayment);
   scheduler.register(paymentDeadlinesJob(services));
   scheduler.register(idempotencyCleanupJob(deps.store, clock));
+  scheduler.register(paymentAttemptsJob(services));
   scheduler.register(refundsJob(services));
   scheduler.register(subscriptionRenewalsJob(services));
   scheduler.register(checkoutExpiryJob(services));
@@ -136,6 +149,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   app.route("/", createCheckoutPages(services));
   app.route("/", createPayPages(services));
   app.route("/", createSandboxInbox(services));
+  app.route("/", createProviderRoutes(services));
   app.route(
     "/",
     createPanel({

@@ -12,19 +12,28 @@ import {
   loadSessionState,
   type SessionPage,
 } from "../lib/checkout/pages.ts";
+import { NO_SCRIPT_REFRESH_SECONDS } from "../lib/checkout/state.ts";
 import type { Services } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { limitCodeForm, readCodeSubmission } from "./code_form.ts";
 import type { AppEnv } from "./env.ts";
 import { renderPage } from "./html.tsx";
+import { clientAddress } from "./middleware/client_address.ts";
 import { sameOriginOnly } from "./middleware/same_origin.ts";
 
 function CheckoutPage(props: { page: SessionPage; services: Services }) {
   const { session, summary, state } = props.page;
   const sandbox = props.services.environment === "sandbox";
+  // The test codes are the simulator's; PayU's sandbox has its own (README).
+  const simulator = sandbox && props.services.provider.name === "sandbox";
   const path = `/checkout/${session.public_id}`;
   return (
-    <Layout title={`${summary.title} · ${summary.merchantName}`} variant="embedded" islands>
+    <Layout
+      title={`${summary.title} · ${summary.merchantName}`}
+      variant="embedded"
+      islands
+      refreshSeconds={state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined}
+    >
       <main class="checkout checkout--embedded">
         {sandbox && <SandboxBanner />}
         <OrderSummary summary={summary} />
@@ -46,7 +55,7 @@ function CheckoutPage(props: { page: SessionPage; services: Services }) {
             }}
           />
         </section>
-        {sandbox && <TestCodes />}
+        {simulator && <TestCodes />}
         <SecuredBy />
       </main>
     </Layout>
@@ -91,7 +100,9 @@ export function createCheckoutPages(services: Services): Hono<AppEnv> {
       const session = await findPublicCheckoutSession(services, sessionId);
       if (!session) throw notFound("checkout session", sessionId);
       const submission = await readCodeSubmission(c);
-      const state = await attemptSessionCode(services, session, submission.code);
+      const state = await attemptSessionCode(services, session, submission.code, {
+        ip: clientAddress(c, services.config.trustedProxies),
+      });
       // Without JavaScript the form posts here; send the browser back to the page (PRG).
       if (submission.fromForm) return c.redirect(`/checkout/${sessionId}`, 303);
       c.header("Cache-Control", "no-store");

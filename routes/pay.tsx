@@ -12,20 +12,29 @@ import {
   type PaymentPage,
   startOfferPayment,
 } from "../lib/checkout/pages.ts";
+import { NO_SCRIPT_REFRESH_SECONDS } from "../lib/checkout/state.ts";
 import type { Services } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { findPublicPayment } from "../lib/payments/mod.ts";
 import { limitCodeForm, readCodeSubmission } from "./code_form.ts";
 import type { AppEnv } from "./env.ts";
 import { renderPage } from "./html.tsx";
+import { clientAddress } from "./middleware/client_address.ts";
 import { sameOriginOnly } from "./middleware/same_origin.ts";
 
 function HostedPage(props: { page: PaymentPage; services: Services }) {
   const { payment, summary, state } = props.page;
   const sandbox = props.services.environment === "sandbox";
+  // The test codes are the simulator's; PayU's sandbox has its own (README).
+  const simulator = sandbox && props.services.provider.name === "sandbox";
   const path = `/pay/${payment.public_id}`;
   return (
-    <Layout title={`Pay ${summary.merchantName} · ${summary.title}`} variant="hosted" islands>
+    <Layout
+      title={`Pay ${summary.merchantName} · ${summary.title}`}
+      variant="hosted"
+      islands
+      refreshSeconds={state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined}
+    >
       {sandbox && <SandboxBanner />}
       <main class="checkout checkout--hosted">
         <div class="checkout__summary">
@@ -50,7 +59,7 @@ function HostedPage(props: { page: PaymentPage; services: Services }) {
               }}
             />
           </section>
-          {sandbox && <TestCodes />}
+          {simulator && <TestCodes />}
           <SecuredBy />
         </div>
       </main>
@@ -80,7 +89,9 @@ export function createPayPages(services: Services): Hono<AppEnv> {
       const payment = await findPublicPayment(services, paymentId);
       if (!payment) throw notFound("payment", paymentId);
       const submission = await readCodeSubmission(c);
-      const state = await attemptPaymentCode(services, payment, submission.code);
+      const state = await attemptPaymentCode(services, payment, submission.code, {
+        ip: clientAddress(c, services.config.trustedProxies),
+      });
       if (submission.fromForm) return c.redirect(`/pay/${paymentId}`, 303);
       c.header("Cache-Control", "no-store");
       return c.json(state);

@@ -4,13 +4,13 @@ import { createOrganisation } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { silentLogger } from "../lib/log.ts";
 import type {
+  AttemptReference,
   AuthorizationRequest,
-  AuthorizationResult,
   PaymentProvider,
   RecurringChargeRequest,
-  RecurringChargeResult,
+  RecurringCharges,
+  RefundAnswer,
   RefundRequest,
-  RefundResult,
 } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { createApp, type PaysteadApp } from "../routes/app.ts";
@@ -27,6 +27,12 @@ type Fault = "lose-answer" | "hang";
 export class RecordingProvider implements PaymentProvider {
   readonly name = "recording";
   readonly #sandbox = new SandboxProvider();
+  readonly health = this.#sandbox.health;
+  readonly orderValidityMs = this.#sandbox.orderValidityMs;
+  readonly renewals: RecurringCharges = {
+    chargeRecurring: (request) =>
+      this.#once(request, () => this.#sandbox.renewals.chargeRecurring(request)),
+  };
   readonly #results = new Map<string, Promise<unknown>>();
   #faults: Fault[] = [];
   #released: Promise<void> = Promise.resolve();
@@ -61,16 +67,24 @@ export class RecordingProvider implements PaymentProvider {
     return resume;
   }
 
-  authorize(request: AuthorizationRequest): Promise<AuthorizationResult> {
+  authorize(request: AuthorizationRequest) {
     return this.#sandbox.authorize(request);
   }
 
-  refund(request: RefundRequest): Promise<RefundResult> {
+  lookup(attempt: AttemptReference) {
+    return this.#sandbox.lookup(attempt);
+  }
+
+  cancel() {
+    return this.#sandbox.cancel();
+  }
+
+  refund(request: RefundRequest): Promise<RefundAnswer> {
     return this.#once(request, () => this.#sandbox.refund(request));
   }
 
-  chargeRecurring(request: RecurringChargeRequest): Promise<RecurringChargeResult> {
-    return this.#once(request, () => this.#sandbox.chargeRecurring(request));
+  lookupRefund(request: RefundRequest & { reference: string | null }) {
+    return this.#sandbox.lookupRefund(request);
   }
 
   async #once<T>(request: RefundRequest | RecurringChargeRequest, run: () => Promise<T>) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { openStore } from "../db/client.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { LOCK_MS, MAX_WRONG_CODES } from "../lib/checkout/guard.ts";
-import type { AuthorizationResult } from "../lib/providers/mod.ts";
+import type { AuthorizationAnswer } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { createApp } from "../routes/app.ts";
 import { silentLogger } from "../lib/log.ts";
@@ -62,6 +62,7 @@ const READY = {
   failureCode: null,
   canRetry: true,
   retryAfterSeconds: null,
+  confirmSecondsLeft: null,
 };
 
 Deno.test("[checkout] the iframe page may be framed by the embedLink origin only", async () => {
@@ -287,6 +288,7 @@ Deno.test("[checkout] five wrong codes lock a session's code entry, in every pro
       failureCode: "declined",
       canRetry: false,
       retryAfterSeconds: LOCK_MS / 1000,
+      confirmSecondsLeft: null,
     });
 
     const locked = await submit(t, path, "777123");
@@ -505,9 +507,13 @@ Deno.test("[pay] /o/{qrId} starts a payment and sends the browser to it", async 
 });
 
 Deno.test("[pages] errors are pages for people and JSON for the API and scripts", async (s) => {
+  // A provider answer the code cannot handle: a bug inside, never shown to the customer.
   class FailingProvider extends SandboxProvider {
-    override authorize(): Promise<AuthorizationResult> {
-      return Promise.reject(new Error("connection reset by bank-internal-host:9443"));
+    override authorize(): Promise<AuthorizationAnswer> {
+      return Promise.resolve({
+        reference: "bank-internal-host:9443",
+        outcome: null as unknown as AuthorizationAnswer["outcome"],
+      });
     }
   }
   const failing = new FailingProvider();
@@ -547,5 +553,48 @@ Deno.test("[pages] errors are pages for people and JSON for the API and scripts"
     });
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("[checkout] while the bank decides: a countdown to confirm, and a page that reloads itself", async (t) => {
+  const { t: app, offer } = await setUp();
+  const refresh = '<noscript><meta http-equiv="refresh" content="3"/></noscript>';
+  try {
+    const session = await createTestSession(app, offer.qrId);
+    const payment = await createTestPayment(app, offer.qrId);
+    const pages = [
+      { name: "checkout iframe", path: pathOf(session.embedUrl) },
+      { name: "hosted page", path: `/pay/${payment.paymentId}` },
+    ];
+    for (const { name, path } of pages) {
+      await t.step(name, async () => {
+        assert.equal((await htmlOf(await get(app, path), 200)).includes(refresh), false);
+        const processing = await jsonOf(await submit(app, path, "600600"), 200);
+        assert.deepEqual(processing, {
+          ...READY,
+          phase: "processing",
+          paymentId: processing.paymentId,
+          confirmSecondsLeft: 60,
+        });
+        const html = await htmlOf(await get(app, path), 200);
+        assert.equal(html.includes(refresh), true);
+        assert.match(html, /Confirm the payment in your banking app/);
+        assert.match(html, /Time left to confirm: 1:00/);
+        app.clock.advance(7_500);
+        const later = await jsonOf(await get(app, `${path}/state`), 200);
+        assert.equal(later.confirmSecondsLeft, 53);
+        assert.match(await htmlOf(await get(app, path), 200), /Time left to confirm: 0:53/);
+        app.clock.advance(10_000);
+        await app.services.scheduler.runDue();
+        const failed = await htmlOf(await get(app, path), 200);
+        assert.equal(failed.includes(refresh), false);
+        assert.match(
+          failed,
+          /Your bank didn't confirm the payment in time\./,
+        );
+      });
+    }
+  } finally {
+    await app.close();
   }
 });

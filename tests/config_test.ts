@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig, parseDurationList } from "../lib/config.ts";
+import { openStore } from "../db/client.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
+import { ManualClock } from "../lib/clock.ts";
+import { ConfigError, loadConfig, parseDurationList, requireProvider } from "../lib/config.ts";
+import { silentLogger } from "../lib/log.ts";
+import { providerFromConfig } from "../lib/providers/from_config.ts";
+import { PayuProvider } from "../lib/providers/payu/provider.ts";
+import { SandboxProvider } from "../lib/providers/sandbox.ts";
+import { createApp } from "../routes/app.ts";
+import { PAYU_TEST_ENV, runCli } from "./processes.ts";
 
 Deno.test("[config] defaults describe a local sandbox", () => {
   const config = loadConfig({});
@@ -104,4 +113,119 @@ Deno.test("[config] retry schedules parse units", () => {
   ]);
   assert.equal(parseDurationList("5s,,1m"), null);
   assert.equal(parseDurationList("8d"), null);
+});
+
+Deno.test("[config] the payment provider: the simulator in the sandbox, PayU wherever named", () => {
+  assert.deepEqual(loadConfig({}).paymentProvider, { kind: "sandbox" });
+  const payu = loadConfig({
+    PAYSTEAD_ENV: "production",
+    PAYMENT_PROVIDER: "payu",
+    PAYU_POS_ID: "300746",
+    PAYU_CLIENT_ID: "300746",
+    PAYU_CLIENT_SECRET: "secret",
+    PAYU_SECOND_KEY: "second",
+  });
+  assert.deepEqual(payu.paymentProvider, {
+    kind: "payu",
+    apiUrl: "https://secure.payu.com",
+    posId: "300746",
+    clientId: "300746",
+    clientSecret: "secret",
+    secondKey: "second",
+  });
+  assert.deepEqual(requireProvider(payu), payu.paymentProvider);
+  const sandboxOnPayu = loadConfig({
+    PAYMENT_PROVIDER: "payu",
+    PAYU_API_URL: "https://secure.snd.payu.com/",
+    PAYU_POS_ID: "1",
+    PAYU_CLIENT_ID: "1",
+    PAYU_CLIENT_SECRET: "s",
+    PAYU_SECOND_KEY: "k",
+  });
+  assert.equal(sandboxOnPayu.paymentProvider?.kind, "payu");
+  assert.equal(
+    (sandboxOnPayu.paymentProvider as { apiUrl: string }).apiUrl,
+    "https://secure.snd.payu.com",
+  );
+});
+
+Deno.test("[config] production refuses to serve without a real payment provider", async (t) => {
+  const refusal =
+    "Invalid configuration: PAYMENT_PROVIDER must be payu in production (with PAYU_POS_ID, PAYU_CLIENT_ID, PAYU_CLIENT_SECRET, PAYU_SECOND_KEY); the sandbox simulator takes no money.";
+  for (const env of [{}, { PAYMENT_PROVIDER: "sandbox" }]) {
+    await t.step(JSON.stringify(env), () => {
+      const config = loadConfig({ PAYSTEAD_ENV: "production", ...env });
+      assert.equal(config.paymentProvider, null);
+      assert.throws(() => requireProvider(config), new ConfigError(refusal));
+      assert.throws(
+        () => providerFromConfig(config, { clock: new ManualClock() }),
+        new ConfigError(refusal),
+      );
+    });
+  }
+  await t.step("payu without one of its variables", () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          PAYSTEAD_ENV: "production",
+          PAYMENT_PROVIDER: "payu",
+          PAYU_POS_ID: "300746",
+          PAYU_CLIENT_ID: "300746",
+          PAYU_SECOND_KEY: "second",
+        }),
+      new ConfigError(
+        "Invalid configuration: PAYU_CLIENT_SECRET is required with PAYMENT_PROVIDER=payu (from the POS's REST API settings in PayU's panel).",
+      ),
+    );
+  });
+  await t.step("an unknown provider", () => {
+    assert.throws(
+      () => loadConfig({ PAYMENT_PROVIDER: "stripe" }),
+      new ConfigError(
+        'Invalid configuration: PAYMENT_PROVIDER must be sandbox or payu (got "stripe").',
+      ),
+    );
+  });
+  await t.step("serve --env production through main(): one line, exit 2", async () => {
+    const dataDir = await Deno.makeTempDir({ prefix: "paystead-refuse-" });
+    try {
+      const envs: Record<string, string>[] = [{}, { PAYMENT_PROVIDER: "sandbox" }];
+      for (const env of envs) {
+        const result = await runCli(
+          ["serve", "--env", "production", "--data-dir", dataDir],
+          env,
+        );
+        assert.equal(result.code, 2);
+        assert.equal(result.stdout, "");
+        assert.equal(result.stderr, refusal);
+      }
+      // Refused before any database was opened.
+      assert.deepEqual([...Deno.readDirSync(dataDir)], []);
+    } finally {
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("[config] no production app can run the sandbox simulator", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-noprod-sim-" });
+  const config = loadConfig({ PAYSTEAD_ENV: "production", DATA_DIR: dataDir, ...PAYU_TEST_ENV });
+  const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
+  const store = await openStore<EnvironmentSchema>(config.databaseUrl);
+  try {
+    for (const provider of [new SandboxProvider(), new SandboxProvider({ timeoutMs: 1 })]) {
+      assert.throws(
+        () => createApp({ config, store, accounts, provider, log: silentLogger }),
+        new Error("A production process must never run the sandbox simulator."),
+      );
+    }
+    const built = createApp({ config, store, accounts, log: silentLogger });
+    assert.equal(built.services.provider instanceof PayuProvider, true);
+    assert.equal(built.services.provider.name, "payu");
+    await built.webhooks.stop();
+  } finally {
+    await store.close();
+    await accounts.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });

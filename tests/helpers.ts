@@ -10,9 +10,17 @@ import { silentLogger } from "../lib/log.ts";
 import { type PasswordHasher, scryptHasher } from "../lib/passwords.ts";
 import type { Plan } from "../lib/plans.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
+import {
+  createFakePayu,
+  type FakePayu,
+  type FakePayuSwitchesPatch,
+} from "../lib/providers/payu/fake/mod.ts";
+import type { Fetch } from "../lib/providers/payu/http.ts";
+import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import type { HostResolver } from "../lib/webhooks/address_policy.ts";
 import type { WebhookDeliveryOptions } from "../lib/webhooks/dispatcher.ts";
+import { PAYU_TEST_ENV } from "./processes.ts";
 import { createApp, type PaysteadApp } from "../routes/app.ts";
 
 /** A fresh app on temporary file databases, with one organisation and one API key. */
@@ -24,6 +32,11 @@ export interface TestApp extends PaysteadApp {
   dataDir: string;
   orgId: number;
   apiKey: string;
+  /**
+   * Production's PayU: the in-process fake the app's PayU adapter talks to (its notifications
+   * are posted to the app); null in the sandbox or when the test passed its own provider.
+   */
+  payu: FakePayu | null;
   /** Sends a request with the organisation's API key and a JSON body. */
   request(
     method: string,
@@ -51,6 +64,11 @@ export async function makeTestApp(options: {
   resolveHost?: HostResolver;
   webhooks?: WebhookDeliveryOptions;
   passwords?: PasswordHasher;
+  /** Switches of production's fake PayU (notifications at once by default). */
+  payuSwitches?: FakePayuSwitchesPatch;
+  /** Wraps how the adapter reaches the fake (to count, refuse or slow calls). */
+  payuFetch?: (fake: Fetch) => Fetch;
+  payuTimeouts?: Partial<PayuTimeouts>;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -62,6 +80,7 @@ export async function makeTestApp(options: {
     PRODUCTION_PUBLIC_URL: "https://api.paystead.test",
     // The manual clock never refills a rate bucket; tests of the limit set their own.
     RATE_LIMIT_PER_SECOND: "1000000",
+    ...(environment === "production" && PAYU_TEST_ENV),
     ...options.env,
   });
   const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
@@ -80,17 +99,33 @@ export async function makeTestApp(options: {
     environment,
     now: clock.now(),
   });
+  // NOTE: production runs PayU's adapter against the fake, never the simulator; the fake's
+  // notifications reach the app as PayU's reach /providers/payu/notify.
+  const target: { app?: PaysteadApp } = {};
+  const payu = environment === "production" && !options.provider
+    ? createFakePayu({
+      switches: { notifyDelayMs: 0, notifyRetryDelaysMs: [0, 0, 0], ...options.payuSwitches },
+      notifyFetch: async (request) => await target.app!.app.request(request),
+    })
+    : null;
   const built = createApp({
     config,
     store,
     accounts,
     clock,
-    provider: options.provider ?? new SandboxProvider(),
+    provider: options.provider ?? (payu ? undefined : new SandboxProvider()),
+    payu: payu
+      ? {
+        fetch: options.payuFetch ? options.payuFetch(payu.fetch) : payu.fetch,
+        timeouts: options.payuTimeouts,
+      }
+      : undefined,
     log: silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
     passwords: options.passwords ?? TEST_PASSWORDS,
   });
+  target.app = built;
   return {
     ...built,
     config,
@@ -100,6 +135,7 @@ export async function makeTestApp(options: {
     dataDir,
     orgId: org.id,
     apiKey: key.secret,
+    payu,
     request(method, path, body, headers = {}) {
       return Promise.resolve(built.app.request(path, {
         method,
@@ -116,6 +152,7 @@ export async function makeTestApp(options: {
       }));
     },
     async close() {
+      payu?.close();
       await built.services.scheduler.stop();
       await built.webhooks.stop();
       await store.close();

@@ -3,7 +3,7 @@ import { insertIdempotencyKey } from "../db/idempotency_keys.ts";
 import { createOrganisation } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { requestFingerprint } from "../lib/idempotency.ts";
-import type { AuthorizationRequest, AuthorizationResult } from "../lib/providers/mod.ts";
+import type { AuthorizationAnswer, AuthorizationRequest } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import {
   createTestOffer,
@@ -89,7 +89,7 @@ Deno.test("[idempotency] a request still running makes the key 409 in use", asyn
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   class SlowProvider extends SandboxProvider {
-    override async authorize(request: AuthorizationRequest): Promise<AuthorizationResult> {
+    override async authorize(request: AuthorizationRequest): Promise<AuthorizationAnswer> {
       await held;
       return super.authorize(request);
     }

@@ -42,7 +42,7 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
     await t.step("a code typed on a session page pays in the organisation's time", async () => {
       const session = await createTestSession(app, offer.qrId);
       const record = (await findPublicCheckoutSession(app.services, session.sessionId))!;
-      const state = await attemptSessionCode(app.services, record, "777123");
+      const state = await attemptSessionCode(app.services, record, "777123", { ip: "127.0.0.1" });
       assert.equal(state.phase, "succeeded");
       const payment = (await findPublicPayment(app.services, state.paymentId!))!;
       assert.equal(payment.succeeded_at, orgNow);
@@ -52,7 +52,9 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
       const created = await createTestPayment(app, offer.qrId, { expiresInMinutes: 5 });
       const page = await loadPaymentPage(app.services, created.paymentId);
       assert.equal(page?.expiresInSeconds, 300);
-      const state = await attemptPaymentCode(app.services, page!.payment, "777123");
+      const state = await attemptPaymentCode(app.services, page!.payment, "777123", {
+        ip: "127.0.0.1",
+      });
       assert.equal(state.phase, "succeeded");
       const paid = (await findPublicPayment(app.services, created.paymentId))!;
       assert.equal(paid.succeeded_at, orgNow);

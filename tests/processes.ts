@@ -1,3 +1,4 @@
+import { PAYU_SANDBOX_POS } from "../lib/providers/payu/fake/mod.ts";
 /** Runs Paystead and baseline servers as child processes on 127.0.0.1 (crash tests, benchmarks). */
 
 /** A free TCP port on 127.0.0.1. */
@@ -39,6 +40,19 @@ export interface ChildServer {
 
 const root = new URL("../", import.meta.url).pathname;
 
+/**
+ * Production's PayU settings in tests: PayU's public sandbox POS, which the fake PayU accepts.
+ * A production process needs a real provider to start; tests that reach PayU override the URL.
+ */
+export const PAYU_TEST_ENV: Record<string, string> = {
+  PAYMENT_PROVIDER: "payu",
+  PAYU_API_URL: "https://secure.snd.payu.com",
+  PAYU_POS_ID: PAYU_SANDBOX_POS.posId,
+  PAYU_CLIENT_ID: PAYU_SANDBOX_POS.clientId,
+  PAYU_CLIENT_SECRET: PAYU_SANDBOX_POS.clientSecret,
+  PAYU_SECOND_KEY: PAYU_SANDBOX_POS.secondKey,
+};
+
 /** Starts `main.ts serve` on a free port with the given data directory and variables. */
 export async function startPaystead(
   dataDir: string,
@@ -55,6 +69,7 @@ export async function startPaystead(
       RATE_LIMIT_PER_SECOND: "1000000",
       // Tests run many servers at once; the one that checks the metrics listener sets its own.
       METRICS_LISTEN: "off",
+      ...(env.PAYSTEAD_ENV === "production" && PAYU_TEST_ENV),
       ...env,
     },
     stdout: "piped",

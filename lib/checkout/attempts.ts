@@ -4,26 +4,31 @@ import {
   setCheckoutSessionPayment,
 } from "../../db/checkout_sessions.ts";
 import { findOffer } from "../../db/offers.ts";
-import { type OrgContext, type Services, wakeAtOrgTime } from "../context.ts";
+import type { OrgContext, Services } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
+import type { Kysely } from "kysely";
+import { findPaymentByPublicId } from "../../db/payments.ts";
+import type { EnvironmentSchema } from "../../db/schema.ts";
+import { authorizeAttempt, openAttempt, type Payer } from "../payments/attempts.ts";
+import { applyAttemptOutcome } from "../payments/outcome.ts";
 import {
-  applyAuthorization,
   insertPendingPayment,
-  PAYMENT_DEADLINES_JOB,
   type PaymentRecord,
   payWithCode,
   requireSandbox,
+  SANDBOX_PAYER,
 } from "../payments/mod.ts";
 import { orgContextOnClock } from "../sandbox_clock.ts";
 import { assertCodeEntryOpen, recordWrongCode } from "./guard.ts";
 import { assertSessionPayable, getCheckoutSession } from "./mod.ts";
 
 /**
- * Pays a checkout session with the customer's code. Every attempt is a new payment: a FAILED
- * payment is final, so the session stays OPEN and the next code makes the next payment. The
- * payment is created and given the provider's answer in one transaction, with the session
- * pointing at it, so the payment hook sees the session when the payment succeeds or fails.
+ * Pays a checkout session with the customer's code. Every code is an attempt on the session's
+ * current payment while it is PENDING (a refused connection leaves it so), else on a new payment:
+ * a FAILED payment is final, so the session stays OPEN and the next code makes the next payment.
+ * The payment and its attempt are committed, with the session pointing at the payment, before
+ * the provider hears of the code; the payment hook then sees the session when the payment ends.
  * `enforceLock` is false only for the merchant's sandbox operation. Session times are the
  * organisation's (`ctx.now()`); the wrong-code lock runs on real time.
  */
@@ -31,21 +36,16 @@ export async function payCheckoutSession(
   ctx: OrgContext,
   session: CheckoutSessionRecord,
   code: string,
-  options: { enforceLock: boolean },
+  options: { enforceLock: boolean; payer: Payer },
 ): Promise<CheckoutSessionRecord> {
   const { services } = ctx;
   assertSessionPayable(session, ctx.now());
   if (options.enforceLock) {
     await assertCodeEntryOpen(services.store.db, session.public_id, services.clock.now());
   }
-  const paymentId = newId("payment");
-  const result = await services.provider.authorize({
-    paymentId,
-    amount: session.amount,
-    currency: session.currency,
-    code,
-  });
-  const { updated, payment } = await ctx.write(async (trx) => {
+  // NOTE: its own write, not ctx.write: the attempt must be on disk before the provider is
+  // called even when the request's write (an Idempotency-Key's) is later undone.
+  const { payment, attempt } = await services.store.write(async (trx) => {
     const at = ctx.now();
     const current = (await findCheckoutSessionById(trx, session.id))!;
     assertSessionPayable(current, at);
@@ -58,27 +58,51 @@ export async function payCheckoutSession(
         "Another payment attempt started on this checkout session meanwhile; reload and try again.",
       );
     }
-    const offer = (await findOffer(trx, current.org_id, current.qr_id))!;
-    const pending = await insertPendingPayment(trx, services, offer, {
-      publicId: paymentId,
-      amount: current.amount,
-      quantity: 1,
-      customerEmail: null,
-      customerName: null,
-      successUrl: current.success_url,
-      cancelUrl: current.cancel_url,
-      metadata: JSON.parse(current.metadata),
-      expiresAt: current.expires_at,
-      now: at,
-    });
-    await setCheckoutSessionPayment(trx, current.id, current.payment_id, pending.id, at);
-    const payment = await applyAuthorization(trx, services, pending, result, at);
-    return { payment, updated: (await findCheckoutSessionById(trx, current.id))! };
+    const payment = await currentPendingPayment(trx, current) ??
+      await newSessionPayment(trx, services, current, at);
+    return {
+      payment,
+      attempt: await openAttempt(trx, services, payment, at, services.clock.now()),
+    };
   });
-  if (payment.processing_deadline_at !== null) {
-    wakeAtOrgTime(ctx, PAYMENT_DEADLINES_JOB, payment.processing_deadline_at);
-  }
-  return updated;
+  const answer = await authorizeAttempt(services, payment, attempt, code, options.payer);
+  return await ctx.write(async (trx) => {
+    await applyAttemptOutcome(trx, services, attempt.public_id, answer, services.clock.now());
+    return (await findCheckoutSessionById(trx, session.id))!;
+  });
+}
+
+/** The session's payment when a code may still be tried on it (PENDING). */
+async function currentPendingPayment(
+  trx: Kysely<EnvironmentSchema>,
+  session: CheckoutSessionRecord,
+): Promise<PaymentRecord | undefined> {
+  if (session.payment_id === null || session.payment_status !== "PENDING") return undefined;
+  return await findPaymentByPublicId(trx, session.payment_public_id!);
+}
+
+/** A new PENDING payment for the session, which now points at it. */
+async function newSessionPayment(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  session: CheckoutSessionRecord,
+  at: number,
+): Promise<PaymentRecord> {
+  const offer = (await findOffer(trx, session.org_id, session.qr_id))!;
+  const payment = await insertPendingPayment(trx, services, offer, {
+    publicId: newId("payment"),
+    amount: session.amount,
+    quantity: 1,
+    customerEmail: null,
+    customerName: null,
+    successUrl: session.success_url,
+    cancelUrl: session.cancel_url,
+    metadata: JSON.parse(session.metadata),
+    expiresAt: session.expires_at,
+    now: at,
+  });
+  await setCheckoutSessionPayment(trx, session.id, session.payment_id, payment.id, at);
+  return payment;
 }
 
 /** The sandbox "complete" operation of a session: one attempt with a test code. */
@@ -89,7 +113,7 @@ export async function completeCheckoutSession(
 ): Promise<CheckoutSessionRecord> {
   requireSandbox(ctx.services);
   const session = await getCheckoutSession(ctx, sessionId);
-  return payCheckoutSession(ctx, session, code, { enforceLock: false });
+  return payCheckoutSession(ctx, session, code, { enforceLock: false, payer: SANDBOX_PAYER });
 }
 
 /** Pays a hosted payment with the code its page received, unless code entry is locked. */
@@ -97,9 +121,10 @@ export async function payHostedPayment(
   services: Services,
   payment: PaymentRecord,
   code: string,
+  payer: Payer,
 ): Promise<PaymentRecord> {
   await assertCodeEntryOpen(services.store.db, payment.public_id, services.clock.now());
-  return payWithCode(await orgContextOnClock(services, payment.org_id), payment, code);
+  return payWithCode(await orgContextOnClock(services, payment.org_id), payment, code, payer);
 }
 
 /**

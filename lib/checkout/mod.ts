@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { requireRenewals } from "../providers/capabilities.ts";
 import {
   type CheckoutSessionRecord,
   findCheckoutSession,
@@ -110,6 +111,7 @@ export async function createCheckoutSession(
         param: "qrId",
       });
     }
+    requireRenewals(services.provider, { recurring: offer.recurring_interval !== null, qrId });
     const own = options.ownOriginAllowed === true && embedOrigin === ownOrigin(services);
     if (!own && !await isOriginAllowed(trx, ctx.orgId, embedOrigin)) {
       throw new ApiError(
@@ -145,6 +147,7 @@ export async function createCheckoutSession(
       payment_public_id: null,
       payment_status: null,
       payment_failure_code: null,
+      payment_processing_at: null,
     };
     return record;
   });

@@ -4,6 +4,7 @@ import type { Services } from "../context.ts";
 import { formatMoney } from "../money.ts";
 import { createPayment, findPublicPayment, type PaymentRecord } from "../payments/mod.ts";
 import { CreatePaymentRequest } from "../payments/schemas.ts";
+import type { Payer } from "../payments/attempts.ts";
 import { payCheckoutSession, payHostedPayment, rejectMalformedCode } from "./attempts.ts";
 import { lockedForSeconds } from "./guard.ts";
 import { type CheckoutSessionRecord, findPublicCheckoutSession, ownOrigin } from "./mod.ts";
@@ -131,11 +132,12 @@ export async function attemptSessionCode(
   services: Services,
   session: CheckoutSessionRecord,
   rawCode: string,
+  payer: Payer,
 ): Promise<CheckoutState> {
   const code = normaliseCode(rawCode);
   if (code === null) return await rejectMalformedCode(services, session.public_id);
   const ctx = await orgContextOnClock(services, session.org_id);
-  const updated = await payCheckoutSession(ctx, session, code, { enforceLock: true });
+  const updated = await payCheckoutSession(ctx, session, code, { enforceLock: true, payer });
   return sessionState(
     updated,
     await lockedForSeconds(services.store.db, updated.public_id, services.clock.now()),
@@ -200,10 +202,11 @@ export async function attemptPaymentCode(
   services: Services,
   payment: PaymentRecord,
   rawCode: string,
+  payer: Payer,
 ): Promise<CheckoutState> {
   const code = normaliseCode(rawCode);
   if (code === null) return await rejectMalformedCode(services, payment.public_id);
-  const updated = await payHostedPayment(services, payment, code);
+  const updated = await payHostedPayment(services, payment, code, payer);
   return hostedPaymentState(
     updated,
     await lockedForSeconds(services.store.db, updated.public_id, services.clock.now()),

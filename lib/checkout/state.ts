@@ -23,7 +23,18 @@ export interface CheckoutState {
   canRetry: boolean;
   /** While locked: seconds until codes are accepted again. */
   retryAfterSeconds: number | null;
+  /**
+   * While processing: about how many seconds the customer has left to confirm in the banking
+   * app (BLIK gives about a minute); 0 once that is over and the bank's answer is late.
+   */
+  confirmSecondsLeft: number | null;
 }
+
+/** How long BLIK gives a customer to confirm a payment in the banking app, about. */
+export const BANK_CONFIRM_SECONDS = 60;
+
+/** How often a page without JavaScript reloads itself while the bank decides. */
+export const NO_SCRIPT_REFRESH_SECONDS = 3;
 
 const READY: CheckoutState = {
   phase: "ready",
@@ -31,7 +42,15 @@ const READY: CheckoutState = {
   failureCode: null,
   canRetry: true,
   retryAfterSeconds: null,
+  confirmSecondsLeft: null,
 };
+
+/** The processing state, with the time left to confirm counted from when processing began. */
+function processing(paymentId: string | null, processingAt: number | null, now: number) {
+  const since = processingAt === null ? 0 : Math.max(0, now - processingAt);
+  const left = Math.max(0, BANK_CONFIRM_SECONDS - Math.floor(since / 1000));
+  return { ...READY, phase: "processing" as const, paymentId, confirmSecondsLeft: left };
+}
 
 /** The state of a checkout session's page at `now`. */
 export function sessionState(
@@ -41,6 +60,7 @@ export function sessionState(
     payment_public_id: string | null;
     payment_status: string | null;
     payment_failure_code: string | null;
+    payment_processing_at: number | null;
   },
   lockedSeconds: number,
   now: number,
@@ -48,7 +68,9 @@ export function sessionState(
   const paymentId = session.payment_public_id;
   const failureCode = session.payment_failure_code as FailureCode | null;
   if (session.status === "COMPLETED") return { ...READY, phase: "succeeded", paymentId };
-  if (session.payment_status === "PROCESSING") return { ...READY, phase: "processing", paymentId };
+  if (session.payment_status === "PROCESSING") {
+    return processing(paymentId, session.payment_processing_at, now);
+  }
   if (session.status === "EXPIRED" || session.expires_at <= now) {
     return { ...READY, phase: "expired", canRetry: false };
   }
@@ -60,6 +82,7 @@ export function sessionState(
       failureCode: lastFailed ? failureCode : null,
       canRetry: false,
       retryAfterSeconds: lockedSeconds,
+      confirmSecondsLeft: null,
     };
   }
   if (lastFailed) return { ...READY, phase: "failed", paymentId, failureCode };
@@ -68,7 +91,13 @@ export function sessionState(
 
 /** The state of a hosted payment's page at `now`; a failed payment is final. */
 export function hostedPaymentState(
-  payment: { public_id: string; status: string; expires_at: number; failure_code: string | null },
+  payment: {
+    public_id: string;
+    status: string;
+    expires_at: number;
+    failure_code: string | null;
+    processing_at: number | null;
+  },
   lockedSeconds: number,
   now: number,
 ): CheckoutState {
@@ -77,7 +106,7 @@ export function hostedPaymentState(
     case "SUCCEEDED":
       return { ...READY, phase: "succeeded", paymentId };
     case "PROCESSING":
-      return { ...READY, phase: "processing", paymentId };
+      return processing(paymentId, payment.processing_at, now);
     case "FAILED":
       return {
         ...READY,

@@ -155,6 +155,7 @@ export function quickstartSamples(publicUrl: string, now: number) {
     payment_public_id: paid ? `pay_${SAMPLE_ID}` : null,
     payment_status: paid ? "SUCCEEDED" : null,
     payment_failure_code: null,
+    payment_processing_at: null,
   });
   return {
     offer: toOffer(offerRow),

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { requireRenewals } from "../providers/capabilities.ts";
 import { findOffer } from "../../db/offers.ts";
 import {
   findPayment,
@@ -9,13 +10,15 @@ import {
   transitionPayment,
 } from "../../db/payments.ts";
 import type { EnvironmentSchema, OfferRow, PaymentsTable } from "../../db/schema.ts";
+import { findOpenAttempt } from "../../db/payment_attempts.ts";
 import { toIso } from "../clock.ts";
 import { type OrgContext, type Services, wakeAtOrgTime } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
-import type { AuthorizationResult, FailureCode } from "../providers/mod.ts";
+import type { FailureCode } from "../providers/mod.ts";
+import { openAttempt, type Payer, sendAttempt } from "./attempts.ts";
 import type { Page } from "../schemas.ts";
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from "./schemas.ts";
 import {
@@ -119,6 +122,10 @@ export async function createPayment(
         param: "qrId",
       });
     }
+    requireRenewals(ctx.services.provider, {
+      recurring: offer.recurring_interval !== null,
+      qrId: input.qrId,
+    });
     return await insertPendingPayment(trx, ctx.services, offer, {
       publicId: newId("payment"),
       amount: offer.amount * input.quantity,
@@ -240,6 +247,12 @@ export function cancelPayment(ctx: OrgContext, paymentId: string): Promise<Payme
     if (!payment) throw notFound("payment", paymentId, "paymentId");
     const now = ctx.now();
     assertPayable(payment, now);
+    if (await findOpenAttempt(trx, payment.id)) {
+      throw new ApiError(
+        "payment_processing",
+        `The payment '${paymentId}' is waiting for the customer's confirmation; it cannot be canceled now.`,
+      );
+    }
     const canceled = await transition(trx, ctx.services, payment, "CANCELED", now);
     if (!canceled) throw new Error("A pending payment read in this transaction changed status.");
     return canceled;
@@ -247,60 +260,29 @@ export function cancelPayment(ctx: OrgContext, paymentId: string): Promise<Payme
 }
 
 /**
- * Takes a payment with an instant-payment code through the provider: PENDING -> PROCESSING ->
- * SUCCEEDED | FAILED, or PROCESSING with a deadline when the provider has no answer yet. The
- * provider is asked outside the transaction; the result is applied with compare-and-set, so of
- * two concurrent attempts one wins and the other gets 409.
+ * Takes a payment with an instant-payment code through the provider. The attempt is committed
+ * before the provider hears of it (a crash after sending is reconciled by asking the provider
+ * about the attempt's id); the answer is applied with compare-and-set, so of two concurrent
+ * codes one is sent and the other gets 409.
  */
 export async function payWithCode(
   ctx: OrgContext,
   payment: PaymentRecord,
   code: string,
+  payer: Payer,
 ): Promise<PaymentRecord> {
   const { services } = ctx;
   assertPayable(payment, ctx.now());
-  const result = await services.provider.authorize({
-    paymentId: payment.public_id,
-    amount: payment.amount,
-    currency: payment.currency,
-    code,
-  });
-  const updated = await ctx.write((trx) =>
-    applyAuthorization(trx, services, payment, result, ctx.now())
+  // NOTE: its own write, not ctx.write: the attempt must be on disk before the provider is
+  // called even when the request's write (an Idempotency-Key's) is later undone.
+  const attempt = await services.store.write((trx) =>
+    openAttempt(trx, services, payment, ctx.now(), services.clock.now())
   );
-  if (updated.processing_deadline_at !== null) {
-    wakeAtOrgTime(ctx, PAYMENT_DEADLINES_JOB, updated.processing_deadline_at);
-  }
-  return updated;
+  return await sendAttempt(ctx, payment, attempt, code, payer);
 }
 
-/**
- * Applies the provider's answer to a pending payment in `trx`: PENDING -> PROCESSING, then the
- * final status unless the provider has no answer yet. Throws 409 if the payment changed since
- * it was read.
- */
-export async function applyAuthorization(
-  trx: Kysely<EnvironmentSchema>,
-  services: Services,
-  payment: PaymentRecord,
-  result: AuthorizationResult,
-  at: number,
-): Promise<PaymentRecord> {
-  const processing = await transition(trx, services, payment, "PROCESSING", at, {
-    processing_deadline_at: result.status === "PROCESSING" ? at + result.timeoutMs : null,
-  });
-  if (!processing) {
-    const current = await findPayment(trx, payment.org_id, payment.public_id);
-    assertPayable(current!, at);
-    throw new ApiError("state_conflict", "The payment changed while it was being paid.");
-  }
-  if (result.status === "PROCESSING") return processing;
-  const final = await transition(trx, services, processing, result.status, at, {
-    failure_code: result.status === "FAILED" ? result.failureCode : null,
-    processing_deadline_at: null,
-  });
-  return final!;
-}
+/** The sandbox's operations have no customer at a browser; they pay from the loopback address. */
+export const SANDBOX_PAYER: Payer = { ip: "127.0.0.1" };
 
 /** The sandbox "complete" operation: pays one of the organisation's payments with a test code. */
 export async function completePayment(
@@ -310,7 +292,7 @@ export async function completePayment(
 ): Promise<PaymentRecord> {
   requireSandbox(ctx.services);
   const payment = await getPayment(ctx, paymentId);
-  return payWithCode(ctx, payment, code);
+  return payWithCode(ctx, payment, code, SANDBOX_PAYER);
 }
 
 /** Throws 403 `sandbox_only` outside the sandbox. */

@@ -1,3 +1,5 @@
+import type { ProviderHealth } from "./health.ts";
+
 /** Why a payment failed; the contract's `failureCode` values. */
 export const FAILURE_CODES = [
   "declined",
@@ -6,22 +8,60 @@ export const FAILURE_CODES = [
   "code_already_used",
   "timeout",
   "invalid_code",
+  /** The provider could not be reached; nothing was sent, and a new code may be tried. */
+  "provider_unavailable",
+  /** The provider refused the order itself (its configuration, the amount or currency). */
+  "provider_rejected",
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
-/** What the payment method answered to an authorisation. */
-export type AuthorizationResult =
+/** What the provider says about an attempt: still deciding, or its final answer. */
+export type ProviderOutcome =
+  | { status: "PENDING" }
   | { status: "SUCCEEDED" }
-  | { status: "FAILED"; failureCode: FailureCode }
-  /** No answer yet: unless one arrives within `timeoutMs`, the payment fails with `timeout`. */
-  | { status: "PROCESSING"; timeoutMs: number };
+  | { status: "FAILED"; failureCode: FailureCode };
+
+/** A line of what the customer pays for, as the provider shows it. */
+export interface ProductLine {
+  name: string;
+  unitPrice: number;
+  quantity: number;
+}
 
 /** A request to take a payment with the customer's 6-digit instant-payment code. */
 export interface AuthorizationRequest {
+  /** This attempt's id: the provider's external order id, so a repeat is recognised. */
+  attemptId: string;
   paymentId: string;
   amount: number;
   currency: string;
   code: string;
+  description: string;
+  /** The customer's address, as the request reached us through trusted proxies. */
+  customerIp: string;
+  buyerEmail: string | null;
+  products: ProductLine[];
+}
+
+/** The provider's first answer to an authorisation. */
+export interface AuthorizationAnswer {
+  /** The provider's id of the order, when it made one. */
+  reference: string | null;
+  outcome: ProviderOutcome;
+}
+
+/** An attempt as the provider knows it: our id and, once answered, the provider's. */
+export interface AttemptReference {
+  attemptId: string;
+  reference: string | null;
+}
+
+/** Thrown when the provider could not be reached before anything was sent: nothing happened. */
+export class ProviderUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ProviderUnavailableError";
+  }
 }
 
 /** Why the payment method refused a refund; a refund's `failureCode` values. */
@@ -30,18 +70,27 @@ export type RefundFailureCode = (typeof REFUND_FAILURE_CODES)[number];
 
 /** A request to give back (part of) a captured payment. */
 export interface RefundRequest {
-  /** The refund's id: a repeated call with the same key must never refund twice. */
+  /** The refund's id: the provider's external refund id, so it is never refunded twice. */
   idempotencyKey: string;
   paymentId: string;
+  /** The provider's id of the order that took the payment (the succeeded attempt's). */
+  paymentReference: string | null;
   amount: number;
   currency: string;
   reason: string | null;
 }
 
-/** What the payment method answered to a refund. */
-export type RefundResult =
+/** What the provider says about a refund. */
+export type RefundOutcome =
+  | { status: "PENDING" }
   | { status: "SUCCEEDED" }
   | { status: "FAILED"; failureCode: RefundFailureCode };
+
+/** The provider's answer about a refund, with its id of the refund. */
+export interface RefundAnswer {
+  reference: string | null;
+  outcome: RefundOutcome;
+}
 
 /** A merchant-initiated charge renewing a subscription, without the customer present. */
 export interface RecurringChargeRequest {
@@ -60,16 +109,37 @@ export type RecurringChargeResult =
   | { status: "SUCCEEDED" }
   | { status: "FAILED"; failureCode: FailureCode };
 
+/** The capability to charge renewals without the customer (tokens, mandates). */
+export interface RecurringCharges {
+  /** Charges a subscription's renewal to the payment method the customer first paid with. */
+  chargeRecurring(request: RecurringChargeRequest): Promise<RecurringChargeResult>;
+}
+
 /**
- * The payment method behind Paystead; the sandbox simulator is the first implementation.
- * A method that throws left the outcome unknown: the caller retries with the same key.
+ * The payment method behind Paystead. Every real acquirer answers "pending" and decides later:
+ * its decision reaches `applyAttemptOutcome` (lib/payments/outcome.ts) from a verified
+ * notification or from `lookup`, whichever comes first. A method that throws anything but
+ * `ProviderUnavailableError` left the outcome unknown: the caller asks again with `lookup`.
+ * A second provider is a new file implementing this interface, chosen in `from_config.ts`.
  */
 export interface PaymentProvider {
   readonly name: string;
-  /** Asks the payment method to authorise a payment with the customer's code. */
-  authorize(request: AuthorizationRequest): Promise<AuthorizationResult>;
-  /** Asks the payment method to refund part or all of a succeeded payment. */
-  refund(request: RefundRequest): Promise<RefundResult>;
-  /** Charges a subscription's renewal to the payment method the customer first paid with. */
-  chargeRecurring(request: RecurringChargeRequest): Promise<RecurringChargeResult>;
+  /** When the provider last answered and last notified (shown in the panel). */
+  readonly health: ProviderHealth;
+  /** How long an order may stay undecided before it is cancelled and the payment times out. */
+  readonly orderValidityMs: number;
+  /** Renewals without the customer, or null when the provider cannot charge them. */
+  readonly renewals: RecurringCharges | null;
+  /** Sends the customer's code to the provider. */
+  authorize(request: AuthorizationRequest): Promise<AuthorizationAnswer>;
+  /** Asks what became of an attempt; null when the provider has no order for it. */
+  lookup(
+    attempt: AttemptReference,
+  ): Promise<{ reference: string; outcome: ProviderOutcome } | null>;
+  /** Gives up an order still undecided past its validity. */
+  cancel(attempt: AttemptReference): Promise<void>;
+  /** Asks the provider to refund part or all of a succeeded payment. */
+  refund(request: RefundRequest): Promise<RefundAnswer>;
+  /** Asks what became of a refund sent before; null when the provider has none with its id. */
+  lookupRefund(request: RefundRequest & { reference: string | null }): Promise<RefundAnswer | null>;
 }

@@ -1,12 +1,18 @@
 import type {
+  AttemptReference,
+  AuthorizationAnswer,
   AuthorizationRequest,
-  AuthorizationResult,
+  FailureCode,
   PaymentProvider,
+  ProviderOutcome,
   RecurringChargeRequest,
   RecurringChargeResult,
+  RecurringCharges,
+  RefundAnswer,
+  RefundOutcome,
   RefundRequest,
-  RefundResult,
 } from "./mod.ts";
+import { ProviderHealth } from "./health.ts";
 
 /** How long the `600600` code leaves a payment processing before it times out. */
 export const SANDBOX_TIMEOUT_MS = 10_000;
@@ -28,50 +34,86 @@ export const SANDBOX_RENEWAL_KEY = "sandboxRenewal";
 /**
  * Simulates an instant-payment method with PayU's and Adyen's test-code conventions. Refunds of
  * amounts ending in 99 minor units are declined, others succeed; renewals succeed unless the
- * offer's metadata says `sandboxRenewal: "fail"`. Every answer depends only on the request, so
- * a call repeated with the same idempotency key gets the same answer, and no money moves.
+ * offer's metadata says `sandboxRenewal: "fail"`. Every answer depends only on the request, and
+ * the reference it returns carries the answer, so `lookup` repeats it from any process and a
+ * call repeated with the same id gets the same answer. No money moves.
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox";
-  readonly #timeoutMs: number;
+  readonly health = new ProviderHealth();
+  readonly orderValidityMs: number;
+  readonly renewals: RecurringCharges = {
+    chargeRecurring({ metadata }: RecurringChargeRequest): Promise<RecurringChargeResult> {
+      return Promise.resolve(
+        metadata[SANDBOX_RENEWAL_KEY] === "fail"
+          ? { status: "FAILED", failureCode: "declined" }
+          : { status: "SUCCEEDED" },
+      );
+    },
+  };
 
   constructor(options: { timeoutMs?: number } = {}) {
-    this.#timeoutMs = options.timeoutMs ?? SANDBOX_TIMEOUT_MS;
+    this.orderValidityMs = options.timeoutMs ?? SANDBOX_TIMEOUT_MS;
   }
 
-  authorize({ code }: AuthorizationRequest): Promise<AuthorizationResult> {
-    return Promise.resolve(this.#decide(code));
+  authorize({ attemptId, code }: AuthorizationRequest): Promise<AuthorizationAnswer> {
+    const outcome = decide(code);
+    return Promise.resolve({
+      reference: `${REFERENCE_PREFIX}${encodeOutcome(outcome)}:${attemptId}`,
+      outcome,
+    });
   }
 
-  refund({ amount }: RefundRequest): Promise<RefundResult> {
-    return Promise.resolve(
-      amount % 100 === 99 ? { status: "FAILED", failureCode: "declined" } : { status: "SUCCEEDED" },
-    );
+  lookup({ reference }: AttemptReference) {
+    const outcome = reference ? decodeOutcome(reference) : null;
+    return Promise.resolve(outcome && reference ? { reference, outcome } : null);
   }
 
-  chargeRecurring({ metadata }: RecurringChargeRequest): Promise<RecurringChargeResult> {
-    return Promise.resolve(
-      metadata[SANDBOX_RENEWAL_KEY] === "fail"
-        ? { status: "FAILED", failureCode: "declined" }
-        : { status: "SUCCEEDED" },
-    );
+  cancel(): Promise<void> {
+    return Promise.resolve();
   }
 
-  #decide(code: string): AuthorizationResult {
-    if (/^777\d{3}$/.test(code)) return { status: "SUCCEEDED" };
-    switch (code) {
-      case "500500":
-        return { status: "FAILED", failureCode: "declined" };
-      case "700701":
-        return { status: "FAILED", failureCode: "code_expired" };
-      case "700702":
-        return { status: "FAILED", failureCode: "code_canceled" };
-      case "700703":
-        return { status: "FAILED", failureCode: "code_already_used" };
-      case "600600":
-        return { status: "PROCESSING", timeoutMs: this.#timeoutMs };
-      default:
-        return { status: "FAILED", failureCode: "invalid_code" };
-    }
+  refund({ idempotencyKey, amount }: RefundRequest): Promise<RefundAnswer> {
+    const outcome: RefundOutcome = amount % 100 === 99
+      ? { status: "FAILED", failureCode: "declined" }
+      : { status: "SUCCEEDED" };
+    return Promise.resolve({ reference: `${REFERENCE_PREFIX}${idempotencyKey}`, outcome });
+  }
+
+  /** The simulator keeps no record: a refund it never answered does not exist. */
+  lookupRefund(request: RefundRequest & { reference: string | null }) {
+    return request.reference ? this.refund(request) : Promise.resolve(null);
+  }
+}
+
+const REFERENCE_PREFIX = "sandbox:";
+
+function encodeOutcome(outcome: ProviderOutcome): string {
+  return outcome.status === "FAILED" ? `FAILED/${outcome.failureCode}` : outcome.status;
+}
+
+function decodeOutcome(reference: string): ProviderOutcome | null {
+  if (!reference.startsWith(REFERENCE_PREFIX)) return null;
+  const [status, failureCode] = reference.slice(REFERENCE_PREFIX.length).split(":")[0].split("/");
+  if (status === "PENDING" || status === "SUCCEEDED") return { status };
+  if (status === "FAILED") return { status, failureCode: failureCode as FailureCode };
+  return null;
+}
+
+function decide(code: string): ProviderOutcome {
+  if (/^777\d{3}$/.test(code)) return { status: "SUCCEEDED" };
+  switch (code) {
+    case "500500":
+      return { status: "FAILED", failureCode: "declined" };
+    case "700701":
+      return { status: "FAILED", failureCode: "code_expired" };
+    case "700702":
+      return { status: "FAILED", failureCode: "code_canceled" };
+    case "700703":
+      return { status: "FAILED", failureCode: "code_already_used" };
+    case "600600":
+      return { status: "PENDING" };
+    default:
+      return { status: "FAILED", failureCode: "invalid_code" };
   }
 }

@@ -2,9 +2,10 @@ import { type ClaimedRefund, claimPendingRefunds, nextPendingRefundAt } from "..
 import type { Services } from "../context.ts";
 import { withDeadline } from "../deadline.ts";
 import { errorFields } from "../log.ts";
-import type { RefundResult } from "../providers/mod.ts";
+import type { RefundAnswer } from "../providers/mod.ts";
+import { findSucceededReference } from "../../db/payment_attempts.ts";
 import type { ScheduledJob } from "../scheduler.ts";
-import { recordRefundResult, REFUNDS_JOB } from "./mod.ts";
+import { applyRefundAnswer, REFUNDS_JOB } from "./mod.ts";
 
 /** How long a claim keeps other processes off a refund; longer than a provider call may take. */
 const LEASE_MS = 60_000;
@@ -16,16 +17,22 @@ const BATCH_SIZE = 25;
 const MAX_ROUNDS = 50;
 
 async function sendRefund(services: Services, refund: ClaimedRefund): Promise<void> {
-  let result: RefundResult;
+  const request = {
+    idempotencyKey: refund.public_id,
+    paymentId: refund.payment_public_id,
+    paymentReference: await findSucceededReference(services.store.db, refund.payment_id),
+    amount: refund.amount,
+    currency: refund.currency,
+    reason: refund.reason,
+  };
+  let answer: RefundAnswer | null;
   try {
-    result = await withDeadline(
-      services.provider.refund({
-        idempotencyKey: refund.public_id,
-        paymentId: refund.payment_public_id,
-        amount: refund.amount,
-        currency: refund.currency,
-        reason: refund.reason,
-      }),
+    // A refund the provider acknowledged is asked about; one it never acknowledged is sent
+    // (again): the refund id is the provider's external id, so a repeat refunds nothing twice.
+    answer = await withDeadline(
+      refund.provider_ref === null
+        ? services.provider.refund(request)
+        : services.provider.lookupRefund({ ...request, reference: refund.provider_ref }),
       PROVIDER_TIMEOUT_MS,
       `The provider's refund ${refund.public_id}`,
     );
@@ -39,13 +46,23 @@ async function sendRefund(services: Services, refund: ClaimedRefund): Promise<vo
     });
     return;
   }
-  await services.store.write((trx) => recordRefundResult(trx, services, refund, result));
+  if (answer === null) {
+    services.log.error("the provider no longer knows a refund it acknowledged", {
+      refundId: refund.public_id,
+      reference: refund.provider_ref,
+    });
+    return;
+  }
+  const settled = answer;
+  await services.store.write((trx) =>
+    applyRefundAnswer(trx, services, refund, settled, services.clock.now())
+  );
 }
 
 /**
- * Sends pending refunds to the provider: claims a batch with a lease (one write), asks the
- * provider outside any transaction with the refund id as idempotency key, and records each
- * answer with compare-and-set. A process that dies mid-way leaves a lease that runs out; the
+ * Sends pending refunds to the provider and asks about those it is still working on: claims a
+ * batch with a lease (one write), calls the provider outside any transaction with the refund id
+ * as idempotency key, and applies each answer with compare-and-set. A process that dies mid-way leaves a lease that runs out; the
  * refund is then sent again and the provider answers the same without refunding twice.
  */
 export function refundsJob(services: Services): ScheduledJob {

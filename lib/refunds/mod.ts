@@ -8,6 +8,7 @@ import {
   type RefundRecord,
   releasePaymentRefund,
   reservePaymentRefund,
+  setPendingRefundReference,
   transitionRefund,
 } from "../../db/refunds.ts";
 import type { EnvironmentSchema } from "../../db/schema.ts";
@@ -19,7 +20,7 @@ import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
 import type { PaymentRecord } from "../payments/mod.ts";
-import type { RefundFailureCode, RefundResult } from "../providers/mod.ts";
+import type { RefundAnswer, RefundFailureCode, RefundOutcome } from "../providers/mod.ts";
 import type { ListQuery, Page } from "../schemas.ts";
 import type { CreateRefundRequest, Refund } from "./schemas.ts";
 import { canTransition, MILESTONE_COLUMN, type RefundStatus, TRANSITION_EVENT } from "./status.ts";
@@ -98,6 +99,7 @@ export async function createRefund(
       status: "PENDING",
       reason: input.reason ?? null,
       failure_code: null,
+      provider_ref: null,
       locked_until: services.clock.now(),
       created_at: now,
       updated_at: now,
@@ -138,6 +140,36 @@ export async function listRefunds(
     },
     (beforeId, limit) => listRefundsOfPayment(ctx.db, payment.id, { beforeId, limit }),
   );
+}
+
+/** The provider's final word on a refund. */
+export type RefundResult = Exclude<RefundOutcome, { status: "PENDING" }>;
+
+/** How often a refund the provider is still working on is asked about, without a notification. */
+export const REFUND_POLL_MS = 60_000;
+
+/**
+ * Applies the provider's word on a refund in `trx`, whichever way it came (the answer to the
+ * call, a verified notification, a status query): PENDING records the provider's id and asks
+ * again later; a final status ends the refund once (compare-and-set). `now` is system time.
+ */
+export async function applyRefundAnswer(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  refund: ClaimedRefund,
+  answer: RefundAnswer,
+  now: number,
+): Promise<void> {
+  const reference = answer.reference ?? refund.provider_ref;
+  if (answer.outcome.status === "PENDING") {
+    await setPendingRefundReference(trx, refund.id, reference, now + REFUND_POLL_MS);
+    afterCommit(services.store, () => services.scheduler.wake(REFUNDS_JOB, now + REFUND_POLL_MS));
+    return;
+  }
+  if (reference !== refund.provider_ref) {
+    await setPendingRefundReference(trx, refund.id, reference, refund.locked_until);
+  }
+  await recordRefundResult(trx, services, refund, answer.outcome);
 }
 
 /**

@@ -22,7 +22,7 @@ import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { errorFields } from "../log.ts";
 import { type PaymentRecord, toPayment, transition } from "../payments/mod.ts";
-import type { RecurringChargeResult } from "../providers/mod.ts";
+import type { RecurringChargeResult, RecurringCharges } from "../providers/mod.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import { changeSubscription, cycleOf, endSubscription, SUBSCRIPTION_RENEWALS_JOB } from "./mod.ts";
 import { period } from "./periods.ts";
@@ -187,11 +187,15 @@ async function recordRenewalResult(
   if (!changed) throw new Error(`Renewal ${work.public_id} could not update its subscription.`);
 }
 
-async function chargeRenewal(services: Services, work: RenewalWork): Promise<void> {
+async function chargeRenewal(
+  services: Services,
+  renewals: RecurringCharges,
+  work: RenewalWork,
+): Promise<void> {
   let result: RecurringChargeResult;
   try {
     result = await withDeadline(
-      services.provider.chargeRecurring({
+      renewals.chargeRecurring({
         idempotencyKey: work.public_id,
         paymentId: work.payment_public_id,
         subscriptionId: work.subscription_public_id,
@@ -225,6 +229,9 @@ export function subscriptionRenewalsJob(services: Services): ScheduledJob {
   return {
     name: SUBSCRIPTION_RENEWALS_JOB,
     async run(now) {
+      // Without the capability no subscription can start (see lib/providers/capabilities.ts).
+      const renewals = services.provider.renewals;
+      if (renewals === null) return null;
       for (let round = 0; round < MAX_ROUNDS; round++) {
         // A read first, so an idle run costs no write transaction.
         const times = [await nextSubscriptionChargeAt(db), await nextRenewalLeaseEnd(db)]
@@ -233,7 +240,7 @@ export function subscriptionRenewalsJob(services: Services): ScheduledJob {
         if (next === null || next > now) return next;
         const claimed = await services.store.write((trx) => claimRenewals(trx, services, now));
         const charged = await Promise.allSettled(
-          claimed.map((work) => chargeRenewal(services, work)),
+          claimed.map((work) => chargeRenewal(services, renewals, work)),
         );
         const failure = charged.find((outcome) => outcome.status === "rejected");
         if (failure) throw failure.reason;

@@ -3,6 +3,8 @@ import { Card, PageHeader } from "../../components/panel/ui.tsx";
 import type { Services } from "../../lib/context.ts";
 import { can } from "../../lib/panel/access.ts";
 import { allow, type PanelContext, type PanelEnv, renderPanel, subjectOf } from "./kit.tsx";
+import { ProviderStatusCard } from "../../components/panel/ProviderStatus.tsx";
+import { providerStatus } from "../../lib/providers/status.ts";
 
 /**
  * What a FREE organisation's owners and admins see in place of Developers: what it would give,
@@ -94,6 +96,7 @@ export function createDevelopersPages(services: Services): Hono<PanelEnv> {
               Every operation with its parameters and responses, from this server's OpenAPI.
             </Tile>
           </div>
+          <ProviderStatusCard status={providerStatus(services)} />
           <Card title={env === "sandbox" ? "Going live" : "Production"}>
             <p>
               Sandbox and production are separate: each has its own keys, offers, webhooks and

@@ -194,26 +194,44 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       await page.close();
     });
 
-    await t.step("a processing payment, then the bank's timeout", async () => {
-      const session = await createSession(world);
-      const { page, errors } = await openShop(world, session.embedUrl);
-      await waitForCallback(page, "ready");
-      const frame = checkoutFrame(page);
-      await frame.getByLabel("Payment code").fill("600600");
-      await frame.getByLabel("Payment code").press("Enter");
-      await waitForCallback(page, "processing");
-      await frame.getByRole("heading", { name: "Confirm the payment in your banking app" })
-        .waitFor();
-      await waitForResized(page);
-      await screenshot(page, "embed-processing");
-      checkout.t.clock.advance(SANDBOX_TIMEOUT_MS);
-      await checkout.t.services.scheduler.runDue();
-      const [failed] = await waitForCallback(page, "fail");
-      assert.equal(failed.failureCode, "timeout");
-      await frame.getByText("Your bank didn't confirm the payment in time.").waitFor();
-      assert.deepEqual(errors, []);
-      await page.close();
-    });
+    await t.step(
+      "a processing payment counts down, survives a reload, then times out",
+      async () => {
+        const session = await createSession(world);
+        const { page, errors } = await openShop(world, session.embedUrl);
+        await waitForCallback(page, "ready");
+        const frame = checkoutFrame(page);
+        await frame.getByLabel("Payment code").fill("600600");
+        await frame.getByLabel("Payment code").press("Enter");
+        await waitForCallback(page, "processing");
+        await frame.getByRole("heading", { name: "Confirm the payment in your banking app" })
+          .waitFor();
+        await frame.getByRole("timer").getByText(/^Time left to confirm: (1:00|0:5\d)$/).waitFor();
+        // The countdown runs in the browser between the server's answers.
+        await frame.getByRole("timer").getByText(/^Time left to confirm: 0:5\d$/).waitFor();
+        await waitForResized(page);
+        await screenshot(page, "embed-processing");
+
+        // The shop reloads while the bank decides: the checkout says it is still processing.
+        await page.reload();
+        await waitForCallback(page, "ready");
+        await waitForCallback(page, "processing");
+        await frame.getByRole("heading", { name: "Confirm the payment in your banking app" })
+          .waitFor();
+        checkout.t.clock.advance(SANDBOX_TIMEOUT_MS);
+        await checkout.t.services.scheduler.runDue();
+        const [failed] = await waitForCallback(page, "fail");
+        assert.equal(failed.failureCode, "timeout");
+        await frame.getByText("Your bank didn't confirm the payment in time.").waitFor();
+        assert.deepEqual(
+          (await receivedMessages(page)).filter((m) => m.data.type !== "CHECKOUT_RESIZE")
+            .map((m) => m.data.type),
+          ["CHECKOUT_READY", "CHECKOUT_PROCESSING", "CHECKOUT_FAILED"],
+        );
+        assert.deepEqual(errors, []);
+        await page.close();
+      },
+    );
 
     await t.step("five wrong codes lock code entry", async () => {
       const session = await createSession(world);

@@ -1,12 +1,13 @@
 import { type Browser, chromium, type Page } from "playwright-core";
 import { makeTestApp, type TestApp } from "../helpers.ts";
+import { DEBIAN_CHROMIUM } from "../support/setup.ts";
 
 const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
 
-/** Debian's Chromium, headless, with a fresh profile, and nothing phoning home. */
+/** Debian's Chromium (or `CHROMIUM_BIN`), headless, with a fresh profile, nothing phoning home. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: Deno.env.get("CHROMIUM_BIN") || DEBIAN_CHROMIUM,
     headless: true,
     args: [
       "--no-sandbox",
@@ -113,25 +114,34 @@ function shopPage(checkoutOrigin: string, embedUrl: string): string {
 </script></body></html>`;
 }
 
-/** Starts the merchant's site on 127.0.0.1 (reached as http://localhost:<port>). */
-export function startMerchantSite(checkoutOrigin: string): MerchantSite {
+/**
+ * Starts the merchant's site on 127.0.0.1 (reached as http://localhost:<port>, or https:// with
+ * `tls`: production accepts only https embedding pages).
+ */
+export function startMerchantSite(
+  checkoutOrigin: string,
+  tls?: { cert: string; key: string },
+): MerchantSite {
   const html = (body: string) =>
     new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-    const url = new URL(request.url);
-    switch (url.pathname) {
-      case "/shop":
-        return html(shopPage(checkoutOrigin, url.searchParams.get("embedUrl") ?? ""));
-      case "/thanks":
-        return html("<!doctype html><title>Thanks</title><h1>Thank you for your order</h1>");
-      case "/cart":
-        return html("<!doctype html><title>Cart</title><h1>Your cart</h1>");
-      case "/favicon.ico":
-        return new Response(null, { status: 204 });
-      default:
-        return new Response("not found", { status: 404 });
-    }
-  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {}, ...tls },
+    (request) => {
+      const url = new URL(request.url);
+      switch (url.pathname) {
+        case "/shop":
+          return html(shopPage(checkoutOrigin, url.searchParams.get("embedUrl") ?? ""));
+        case "/thanks":
+          return html("<!doctype html><title>Thanks</title><h1>Thank you for your order</h1>");
+        case "/cart":
+          return html("<!doctype html><title>Cart</title><h1>Your cart</h1>");
+        case "/favicon.ico":
+          return new Response(null, { status: 204 });
+        default:
+          return new Response("not found", { status: 404 });
+      }
+    },
+  );
   return { port: server.addr.port, close: () => server.shutdown() };
 }
 
@@ -185,4 +195,41 @@ export function receivedMessages(page: Page): Promise<Received[]> {
       typeof entry.data?.type === "string" && String(entry.data.type).startsWith("CHECKOUT_")
     )
   );
+}
+
+/** A throwaway self-signed certificate for `localhost` (the browser is told to accept it). */
+export async function localhostCertificate(): Promise<{ cert: string; key: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "paystead-tls-" });
+  try {
+    const output = await new Deno.Command("openssl", {
+      args: [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        `${dir}/key.pem`,
+        "-out",
+        `${dir}/cert.pem`,
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=DNS:localhost",
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+    return {
+      cert: await Deno.readTextFile(`${dir}/cert.pem`),
+      key: await Deno.readTextFile(`${dir}/key.pem`),
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }

@@ -119,6 +119,9 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
       await page.getByLabel("Payment code").press("Enter");
       await page.getByRole("heading", { name: "Confirm the payment in your banking app" })
         .waitFor();
+      await page.getByText("Open your banking app and approve the payment of PLN 18.50 to Acme.")
+        .waitFor();
+      await page.getByRole("timer").getByText(/^Time left to confirm: 0:5\d$/).waitFor();
       await screenshot(page, "hosted-processing");
       checkout.t.clock.advance(SANDBOX_TIMEOUT_MS);
       await checkout.t.services.scheduler.runDue();
@@ -147,6 +150,28 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
       assert.deepEqual(errors, []);
       await page.close();
     });
+
+    await t.step(
+      "without JavaScript, a processing page reloads itself until the outcome",
+      async () => {
+        const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+        const page = await context.newPage();
+        const payment = await newPayment();
+        await page.goto(`${checkout.origin}/pay/${payment.paymentId}`);
+        await page.getByLabel("Payment code").fill("600600");
+        await page.getByRole("button", { name: "Pay PLN 18.50" }).click();
+        await page.getByRole("heading", { name: "Confirm the payment in your banking app" })
+          .waitFor();
+        await page.getByText("Time left to confirm: 1:00").waitFor();
+        await screenshot(page, "hosted-processing-no-script");
+        checkout.t.clock.advance(SANDBOX_TIMEOUT_MS);
+        await checkout.t.services.scheduler.runDue();
+        // No script runs: only the page's own refresh can bring the outcome.
+        await page.getByRole("heading", { name: "Payment failed" }).waitFor();
+        await page.getByText("Your bank didn't confirm the payment in time.").waitFor();
+        await context.close();
+      },
+    );
 
     await t.step("expired, unavailable and unknown links show a clear page", async () => {
       const page = await browser.newPage({ viewport: PHONE, isMobile: true });

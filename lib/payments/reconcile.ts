@@ -1,0 +1,115 @@
+import {
+  type AttemptRecord,
+  claimDueAttempts,
+  makeOpenAttemptsDue,
+  nextAttemptCheckAt,
+} from "../../db/payment_attempts.ts";
+import type { Services } from "../context.ts";
+import { withDeadline } from "../deadline.ts";
+import { errorFields } from "../log.ts";
+import type { ScheduledJob } from "../scheduler.ts";
+import {
+  applyAttemptOutcome,
+  type AttemptAnswer,
+  PAYMENT_ATTEMPTS_JOB,
+  POLL_INTERVAL_MS,
+} from "./outcome.ts";
+
+/** How long a claim keeps other processes off an attempt; longer than the calls may take. */
+const LEASE_MS = 60_000;
+/** How long each question to the provider may take before the attempt is asked again later. */
+const PROVIDER_TIMEOUT_MS = 20_000;
+/** Attempts claimed, and asked about concurrently, at a time. */
+const BATCH_SIZE = 25;
+/** Batches per run before the job yields to the others (it is run again at once). */
+const MAX_ROUNDS = 20;
+
+/**
+ * What the provider says now about an attempt. An order it does not know after a minute was
+ * never created (the call failed before reaching it): the attempt fails `provider_unavailable`.
+ * An order still undecided past its validity is cancelled and the payment fails `timeout`; if
+ * cancelling fails (the order completed meanwhile, say) the next question decides.
+ */
+async function askProvider(
+  services: Services,
+  attempt: AttemptRecord,
+  now: number,
+): Promise<AttemptAnswer | null> {
+  const { provider } = services;
+  const ref = { attemptId: attempt.public_id, reference: attempt.provider_ref };
+  const found = await provider.lookup(ref);
+  if (found === null) {
+    // NOTE: only after the call's own timeout has long passed, so a create still in flight in
+    // another process can never be declared absent and then charge.
+    if (now - attempt.created_at < POLL_INTERVAL_MS) return null;
+    return { reference: null, outcome: { status: "FAILED", failureCode: "provider_unavailable" } };
+  }
+  if (found.outcome.status !== "PENDING") return found;
+  if (attempt.deadline_at !== null && now >= attempt.deadline_at) {
+    await provider.cancel({ attemptId: attempt.public_id, reference: found.reference });
+    return { reference: found.reference, outcome: { status: "FAILED", failureCode: "timeout" } };
+  }
+  return found;
+}
+
+async function reconcile(services: Services, attempt: AttemptRecord, now: number): Promise<void> {
+  let answer: AttemptAnswer | null;
+  try {
+    answer = await withDeadline(
+      askProvider(services, attempt, now),
+      PROVIDER_TIMEOUT_MS,
+      `The provider's status of ${attempt.public_id}`,
+    );
+  } catch (error) {
+    services.log.warn("attempt status unknown; asking again after the lease", {
+      attemptId: attempt.public_id,
+      ...errorFields(error),
+    });
+    return;
+  }
+  if (answer === null) return;
+  const settled = answer;
+  await services.store.write((trx) =>
+    applyAttemptOutcome(trx, services, attempt.public_id, settled, services.clock.now())
+  );
+}
+
+/**
+ * Asks the provider about attempts that have no final answer: a minute after they were sent,
+ * then every minute, and at their deadline (at start too, for attempts a crash left behind).
+ * Each answer goes through the same `applyAttemptOutcome` as notifications. Attempts are claimed
+ * with a lease in the database, so two processes never ask about the same one at once.
+ */
+export function paymentAttemptsJob(services: Services): ScheduledJob {
+  return {
+    name: PAYMENT_ATTEMPTS_JOB,
+    async run(now) {
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        // A read first, so an idle run costs no write transaction.
+        const next = await nextAttemptCheckAt(services.store.db);
+        if (next === null || next > now) return next;
+        const claimed = await services.store.write((trx) =>
+          claimDueAttempts(trx, now, now + LEASE_MS, BATCH_SIZE)
+        );
+        const asked = await Promise.allSettled(
+          claimed.map((attempt) => reconcile(services, attempt, now)),
+        );
+        const failure = asked.find((outcome) => outcome.status === "rejected");
+        if (failure) throw failure.reason;
+      }
+      return now;
+    },
+  };
+}
+
+/**
+ * At a process's start, asks at once about every attempt still open: a crash may have left one
+ * between sending the code and writing the answer, with the customer waiting.
+ */
+export async function reconcileAtStart(services: Services): Promise<void> {
+  const now = services.clock.now();
+  // NOTE: this may ask about an attempt another live process is asking about too; answers
+  // are applied with compare-and-set, so asking twice changes nothing.
+  await services.store.write((trx) => makeOpenAttemptsDue(trx, now));
+  services.scheduler.wake(PAYMENT_ATTEMPTS_JOB, now);
+}

@@ -1,0 +1,267 @@
+import type { PayuConfig } from "../../config.ts";
+import { ProviderHealth } from "../health.ts";
+import {
+  type AttemptReference,
+  type AuthorizationAnswer,
+  type AuthorizationRequest,
+  type FailureCode,
+  type PaymentProvider,
+  type ProviderOutcome,
+  ProviderUnavailableError,
+  type RefundAnswer,
+  type RefundOutcome,
+  type RefundRequest,
+} from "../mod.ts";
+import { type Fetch, type PayuAnswer, send } from "./http.ts";
+import { PayuTokens } from "./oauth.ts";
+import {
+  BLIK_RESULT_CODES,
+  ErrorResponse,
+  INVALID_BLIK_CODE,
+  type OrderCreateRequest,
+  OrderCreateResponse,
+  OrderRetrieveResponse,
+  type OrderStatus,
+  Refund,
+  RefundCreateResponse,
+  type RefundStatus,
+  TransactionsResponse,
+} from "./wire.ts";
+
+/** How long a BLIK order may stay undecided before it is cancelled (BLIK gives ~60 s). */
+export const PAYU_ORDER_VALIDITY_MS = 5 * 60_000;
+
+/** Timeouts of the calls to PayU; tests shorten them. */
+export interface PayuTimeouts {
+  /** Creating an order: short, the customer waits ("confirm in your banking app"). */
+  orderMs: number;
+  /** Every other call (token, status, cancel, refunds). */
+  callMs: number;
+}
+
+const DEFAULT_TIMEOUTS: PayuTimeouts = { orderMs: 8_000, callMs: 10_000 };
+
+/** Why a BLIK order ended CANCELED, from its transaction's `resultCode`. */
+const RESULT_CODE_FAILURES: Record<string, FailureCode> = {
+  [BLIK_RESULT_CODES.expired]: "code_expired",
+  [BLIK_RESULT_CODES.canceled]: "code_canceled",
+  [BLIK_RESULT_CODES.used]: "code_already_used",
+  [BLIK_RESULT_CODES.declined]: "declined",
+  [BLIK_RESULT_CODES.timeout]: "timeout",
+};
+
+/** Thrown for an answer of PayU that leaves the outcome unknown (5xx, 408, a garbled body). */
+export class PayuAnswerError extends Error {
+  constructor(what: string, answer: PayuAnswer) {
+    const status = ErrorResponse.safeParse(answer.body);
+    super(
+      `PayU answered ${what} with HTTP ${answer.status}` +
+        (status.success ? ` ${status.data.status.statusCode}` : ""),
+    );
+    this.name = "PayuAnswerError";
+  }
+}
+
+/**
+ * PayU REST API v2.1 with BLIK authorisation codes ("transparent BLIK"): one order per attempt,
+ * `extOrderId` = the attempt id, `extRefundId` = the refund id. Its decisions arrive by
+ * notification (lib/providers/payu/notifications.ts) or by `lookup`. PayU holds no token to
+ * charge renewals with, so it has no `renewals`.
+ */
+export class PayuProvider implements PaymentProvider {
+  readonly name = "payu";
+  readonly health = new ProviderHealth();
+  readonly orderValidityMs = PAYU_ORDER_VALIDITY_MS;
+  readonly renewals = null;
+  readonly config: PayuConfig;
+  readonly #notifyUrl: string;
+  readonly #fetch: Fetch;
+  readonly #now: () => number;
+  readonly #timeouts: PayuTimeouts;
+  readonly #tokens: PayuTokens;
+
+  constructor(options: {
+    config: PayuConfig;
+    /** Where PayU posts notifications: `{PUBLIC_URL}/providers/payu/notify`. */
+    notifyUrl: string;
+    fetch?: Fetch;
+    now: () => number;
+    timeouts?: Partial<PayuTimeouts>;
+  }) {
+    this.config = options.config;
+    this.#notifyUrl = options.notifyUrl;
+    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#now = options.now;
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#tokens = new PayuTokens(this.config, this.#fetch, this.#now, this.#timeouts.callMs);
+  }
+
+  async authorize(request: AuthorizationRequest): Promise<AuthorizationAnswer> {
+    const order: OrderCreateRequest = {
+      notifyUrl: this.#notifyUrl,
+      customerIp: request.customerIp,
+      merchantPosId: this.config.posId,
+      description: request.description,
+      currencyCode: request.currency,
+      totalAmount: String(request.amount),
+      extOrderId: request.attemptId,
+      ...(request.buyerEmail === null ? {} : { buyer: { email: request.buyerEmail } }),
+      products: request.products.map((line) => ({
+        name: line.name,
+        unitPrice: String(line.unitPrice),
+        quantity: String(line.quantity),
+      })),
+      payMethods: {
+        payMethod: { type: "PBL", value: "blik", authorizationCode: request.code },
+      },
+    };
+    const answer = await this.#call("POST", "/api/v2_1/orders", order, this.#timeouts.orderMs);
+    // A POS without transparent BLIK answers 302 towards PayU's page: the order exists, and is
+    // cancelled at its validity like any undecided order.
+    if (answer.status === 201 || answer.status === 200 || answer.status === 302) {
+      const created = OrderCreateResponse.safeParse(answer.body);
+      if (!created.success) throw new PayuAnswerError("the order", answer);
+      return { reference: created.data.orderId, outcome: { status: "PENDING" } };
+    }
+    const failure = orderRefusal(answer);
+    if (failure === null) throw new PayuAnswerError("the order", answer);
+    return { reference: null, outcome: { status: "FAILED", failureCode: failure } };
+  }
+
+  async lookup(attempt: AttemptReference) {
+    const path = attempt.reference === null
+      ? `/api/v2_1/orders/ext/${encodeURIComponent(attempt.attemptId)}`
+      : `/api/v2_1/orders/${encodeURIComponent(attempt.reference)}`;
+    const answer = await this.#call("GET", path);
+    if (answer.status === 404) return null;
+    const parsed = OrderRetrieveResponse.safeParse(answer.body);
+    if (answer.status !== 200 || !parsed.success) throw new PayuAnswerError("the order", answer);
+    // By extOrderId PayU lists every order with it; Paystead never makes more than one.
+    const order = parsed.data.orders.at(-1);
+    if (!order) return null;
+    return {
+      reference: order.orderId,
+      outcome: await this.outcomeOf(order.orderId, order.status),
+    };
+  }
+
+  async cancel(attempt: AttemptReference): Promise<void> {
+    const orderId = attempt.reference ?? (await this.lookup(attempt))?.reference;
+    if (!orderId) return;
+    const answer = await this.#call("DELETE", `/api/v2_1/orders/${encodeURIComponent(orderId)}`);
+    if (answer.status !== 200) throw new PayuAnswerError("the cancellation", answer);
+  }
+
+  async refund(request: RefundRequest): Promise<RefundAnswer> {
+    if (request.paymentReference === null) {
+      throw new Error(`The payment ${request.paymentId} has no PayU order to refund.`);
+    }
+    const answer = await this.#call(
+      "POST",
+      `/api/v2_1/orders/${encodeURIComponent(request.paymentReference)}/refunds`,
+      {
+        refund: {
+          description: request.reason ?? `Refund of ${request.paymentId}`,
+          amount: String(request.amount),
+          extRefundId: request.idempotencyKey,
+        },
+      },
+    );
+    if (answer.status === 200) {
+      const created = RefundCreateResponse.safeParse(answer.body);
+      if (!created.success) throw new PayuAnswerError("the refund", answer);
+      return {
+        reference: created.data.refund.refundId,
+        outcome: refundOutcome(created.data.refund.status),
+      };
+    }
+    // PayU refused it (nothing left to refund, amount too big, order not completed): final.
+    if (answer.status === 400 || answer.status === 403 || answer.status === 404) {
+      return { reference: null, outcome: { status: "FAILED", failureCode: "declined" } };
+    }
+    throw new PayuAnswerError("the refund", answer);
+  }
+
+  async lookupRefund(request: RefundRequest & { reference: string | null }) {
+    if (request.paymentReference === null || request.reference === null) return null;
+    const answer = await this.#call(
+      "GET",
+      `/api/v2_1/orders/${encodeURIComponent(request.paymentReference)}/refunds/${
+        encodeURIComponent(request.reference)
+      }`,
+    );
+    if (answer.status === 404) return null;
+    const refund = Refund.safeParse(answer.body);
+    if (answer.status !== 200 || !refund.success) throw new PayuAnswerError("the refund", answer);
+    return { reference: refund.data.refundId, outcome: refundOutcome(refund.data.status) };
+  }
+
+  /**
+   * Our outcome of an order in `status`. A CANCELED order's reason is its BLIK transaction's
+   * `resultCode`; an order cancelled without one (its validity ran out) timed out.
+   */
+  async outcomeOf(orderId: string, status: OrderStatus): Promise<ProviderOutcome> {
+    if (status === "COMPLETED") return { status: "SUCCEEDED" };
+    if (status !== "CANCELED") return { status: "PENDING" };
+    const answer = await this.#call(
+      "GET",
+      `/api/v2_1/orders/${encodeURIComponent(orderId)}/transactions`,
+    );
+    const parsed = TransactionsResponse.safeParse(answer.body);
+    if (answer.status !== 200 || !parsed.success) {
+      return { status: "FAILED", failureCode: "declined" };
+    }
+    const resultCode = parsed.data.transactions.find((t) => t.resultCode)?.resultCode;
+    if (resultCode === undefined) return { status: "FAILED", failureCode: "timeout" };
+    return { status: "FAILED", failureCode: RESULT_CODE_FAILURES[resultCode] ?? "declined" };
+  }
+
+  /** Calls PayU with a bearer token; on 401 fetches a new token once and calls again. */
+  async #call(
+    method: string,
+    path: string,
+    body?: unknown,
+    timeoutMs = this.#timeouts.callMs,
+  ): Promise<PayuAnswer> {
+    for (let attempt = 0;; attempt++) {
+      const token = await this.#tokens.get();
+      const answer = await send(this.#fetch, {
+        url: `${this.config.apiUrl}${path}`,
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }, timeoutMs);
+      if (answer.status === 401) {
+        this.#tokens.invalidate(token);
+        // NOTE: PayU refuses a stale token before doing anything, so calling again is safe.
+        if (attempt === 0) continue;
+        throw new ProviderUnavailableError(
+          "PayU refused a fresh token; check the POS's OAuth credentials.",
+        );
+      }
+      if (answer.status < 500 && answer.status !== 408) this.health.recordSuccess(this.#now());
+      return answer;
+    }
+  }
+}
+
+/** The failure code of an order PayU refused outright (no order made); null if not a refusal. */
+function orderRefusal(answer: PayuAnswer): FailureCode | null {
+  const error = ErrorResponse.safeParse(answer.body);
+  if (answer.status === 400 && error.success) {
+    if (error.data.status.statusCode === "ERROR_ORDER_NOT_UNIQUE") return null;
+    if (error.data.status.statusDesc === INVALID_BLIK_CODE) return "invalid_code";
+    return "provider_rejected";
+  }
+  if (answer.status === 403 || answer.status === 404) return "provider_rejected";
+  return null;
+}
+
+function refundOutcome(status: RefundStatus): RefundOutcome {
+  if (status === "FINALIZED") return { status: "SUCCEEDED" };
+  if (status === "CANCELED") return { status: "FAILED", failureCode: "declined" };
+  return { status: "PENDING" };
+}

@@ -1,0 +1,29 @@
+import type { Services } from "../context.ts";
+import { payuNotifyUrl } from "./from_config.ts";
+import { PayuProvider } from "./payu/provider.ts";
+
+/** What the panel shows of the payment provider: which one, and when it was last heard from. */
+export interface ProviderStatus {
+  name: string;
+  /** "PayU (POS 300746, https://secure.payu.com)", or the simulator's description. */
+  description: string;
+  /** The URL to register as the POS's notification URL; null for the simulator. */
+  notifyUrl: string | null;
+  lastSuccessAt: number | null;
+  lastNotificationAt: number | null;
+}
+
+/** The provider's status as this process knows it. */
+export function providerStatus(services: Services): ProviderStatus {
+  const { provider } = services;
+  const payu = provider instanceof PayuProvider ? provider : null;
+  return {
+    name: provider.name,
+    description: payu
+      ? `PayU, POS ${payu.config.posId} at ${payu.config.apiUrl}`
+      : "The sandbox simulator: test codes, no money moves",
+    notifyUrl: payu ? payuNotifyUrl(services.config.publicUrl) : null,
+    lastSuccessAt: provider.health.lastSuccessAt,
+    lastNotificationAt: provider.health.lastNotificationAt,
+  };
+}
