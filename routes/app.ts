@@ -138,6 +138,8 @@ export function createApp(deps: AppDeps): PaysteadApp {
   app.post("/pay/*", limitClient);
   app.post("/checkout/*", limitClient);
   app.post("/panel/sign-in", limitClient);
+  // Each sign-up on an invitation link costs a scrypt hash.
+  app.post("/panel/invitations/*", limitClient);
   app.use("/api/*", async (c, next) => {
     await next();
     if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");

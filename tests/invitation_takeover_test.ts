@@ -141,3 +141,21 @@ Deno.test("[invitations] a new address still chooses its password, and a guessab
     await t.close();
   }
 });
+
+Deno.test("[invitations] the link's form is limited per client address", async () => {
+  const { t, owner } = await setUp();
+  try {
+    const link = await invite(owner, "victim@other.test");
+    const attacker = new PanelAgent(t);
+    attacker.remoteAddress = "203.0.113.66";
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      const response = await attacker.post(link, { password: `guess ${i}`, confirm: `guess ${i}` });
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    assert.deepEqual(statuses, [...Array(20).fill(409), 429, 429]);
+  } finally {
+    await t.close();
+  }
+});
