@@ -25,7 +25,7 @@ export function countingPasswords(): PasswordHasher & { checks: number } {
 
 /** Adds a user to the test organisation with a role and a chosen password (no forced change). */
 export async function addUser(
-  t: Pick<TestApp, "accounts" | "clock" | "services">,
+  t: Pick<TestApp, "accounts" | "clock"> & { services?: { passwords: PasswordHasher } },
   options: {
     email: string;
     role: Role;
@@ -45,7 +45,7 @@ export async function addUser(
     return { email: options.email, password: created.oneTimePassword, userId: created.user.id };
   }
   const password = options.password ?? PASSWORD;
-  const hash = await t.services.passwords.hash(password);
+  const hash = await (t.services?.passwords ?? TEST_PASSWORDS).hash(password);
   await t.accounts.write((trx) => updateUserPassword(trx, created.user.id, hash, t.clock.now()));
   return { email: options.email, password, userId: created.user.id };
 }
