@@ -4,8 +4,11 @@ import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
 import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
 import { restrictDatabaseFiles } from "./lib/file_modes.ts";
+import { holdServerLocks } from "./lib/ops/data_lock.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
+import { Counter } from "prom-client";
+import { Listener } from "./listener.ts";
 import { createApp } from "./routes/app.ts";
 import { startMetricsListener } from "./routes/metrics_listener.ts";
 
@@ -68,11 +71,13 @@ export async function serve(config: Config): Promise<number> {
   // Refused before anything opens: production without a real payment provider never serves.
   requireProvider(config);
   const log = createLogger(config.logLevel);
+  // Held while serving: `restore` refuses to replace a database a server has open.
+  const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
   const databases = await openDatabases(config);
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
-  const { app, services, webhooks, drain, metricsApp } = createApp({
+  const { app, services, webhooks, drain, metrics, metricsApp } = createApp({
     ...databases,
     config,
     log,
@@ -89,11 +94,24 @@ export async function serve(config: Config): Promise<number> {
   await reconcileAtStart(services);
   services.scheduler.runAll();
 
-  const server = Deno.serve({
+  const listenerFailures = new Counter({
+    name: "paystead_listener_failures_total",
+    help: "Times the listening socket failed (accept: it died, e.g. out of file descriptors; " +
+      "listen: starting it again failed).",
+    labelNames: ["stage"],
+    registers: [metrics],
+  });
+  // Both series exist from the start, so an alert on their increase sees the first failure.
+  for (const stage of ["accept", "listen"]) listenerFailures.inc({ stage }, 0);
+  const server = new Listener({
     port: config.port,
     hostname: config.listenHost,
+    handler: app.fetch,
+    log,
     onListen: () => console.log(banner(config, demo)),
-  }, app.fetch);
+    onFailure: (stage) => listenerFailures.inc({ stage }),
+  });
+  server.start();
   const metricsServer = config.metricsListen &&
     startMetricsListener(config.metricsListen, metricsApp, log);
 
@@ -113,9 +131,15 @@ export async function serve(config: Config): Promise<number> {
       try {
         // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
         // with their leases given back, so another process retries them.
-        await Promise.all([drain.drain(), services.scheduler.stop(), webhooks.stop()]);
+        await Promise.all([
+          drain.drain(),
+          services.scheduler.stop(),
+          webhooks.stop(),
+          services.eventStreams.close(),
+        ]);
         await Promise.all([server.shutdown(), metricsServer?.shutdown()]);
         await closeDatabases(databases);
+        locks.release();
         log.info("stopped", { signal });
         stopped(0);
       } catch (error) {

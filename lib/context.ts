@@ -3,8 +3,10 @@ import type { Store } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import type { Clock } from "./clock.ts";
 import type { Config, Environment } from "./config.ts";
+import type { EventBroadcaster } from "./event_stream.ts";
 import type { Logger } from "./log.ts";
 import type { PasswordHasher } from "./passwords.ts";
+import type { BackupStatus } from "./ops/backup_status.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentRecord } from "../db/payments.ts";
@@ -40,10 +42,14 @@ export interface Services {
   log: Logger;
   /** Called on every payment status change; the app factory registers them. */
   paymentHooks: PaymentTransitionHook[];
+  /** The open event streams of this process (`GET /api/v1/events/stream`). */
+  eventStreams: EventBroadcaster;
   /** DNS for webhook URLs: production checks where a URL points before registering and sending. */
   resolveHost: HostResolver;
   /** How panel passwords are hashed and checked (tests count the checks). */
   passwords: PasswordHasher;
+  /** Scheduled backups' outcomes, for /metrics and the panel's notice. */
+  backups: BackupStatus;
 }
 
 /** The services seen from one organisation: every query a service makes is scoped to `orgId`. */

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { Registry } from "prom-client";
 import type { Store } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { ApiKeyAuthenticator } from "../lib/api_keys.ts";
@@ -8,9 +9,14 @@ import { checkoutPaymentHook } from "../lib/checkout/hooks.ts";
 import { checkoutExpiryJob } from "../lib/checkout/jobs.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
+import { EventBroadcaster, type EventStreamOptions } from "../lib/event_stream.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { type PasswordHasher, scryptPasswords } from "../lib/passwords.ts";
+import { registerBackupMetrics } from "../lib/ops/backup_metrics.ts";
+import { BackupStatus } from "../lib/ops/backup_status.ts";
+import { scheduledBackupJob } from "../lib/ops/backups.ts";
+import { webhookLogRetentionJob } from "../lib/ops/retention.ts";
 import { panelCleanupJob } from "../lib/panel/sessions.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
 import {
@@ -63,6 +69,8 @@ export interface AppDeps {
   timers?: boolean;
   /** DNS for webhook URLs; tests pass a fake to exercise production's address checks. */
   resolveHost?: HostResolver;
+  /** Tuning of the event streams (tests shrink their buffers). */
+  eventStreams?: EventStreamOptions;
   /** Tuning of webhook delivery (tests shorten the attempt timeout). */
   webhooks?: WebhookDeliveryOptions;
   /** Panel password hashing; tests wrap scrypt to count the checks. */
@@ -80,6 +88,8 @@ export interface PaysteadApp {
   drain: RequestDrain;
   /** `/metrics` alone, for the separate metrics listener. */
   metricsApp: Hono;
+  /** The registry `/metrics` prints; the server adds its listener's counters to it. */
+  metrics: Registry;
 }
 
 /** Builds the whole HTTP app (API, operational endpoints, pages, panel) on the given dependencies. */
@@ -102,6 +112,8 @@ export function createApp(deps: AppDeps): PaysteadApp {
     paymentHooks: [checkoutPaymentHook],
     resolveHost: deps.resolveHost ?? resolveHostAddresses,
     passwords: deps.passwords ?? scryptPasswords,
+    backups: new BackupStatus(),
+    eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
   scheduler.register(paymentDeadlinesJob(services));
@@ -111,12 +123,21 @@ export function createApp(deps: AppDeps): PaysteadApp {
   scheduler.register(subscriptionRenewalsJob(services));
   scheduler.register(checkoutExpiryJob(services));
   scheduler.register(panelCleanupJob(deps.accounts, clock));
+  scheduler.register(
+    webhookLogRetentionJob(deps.store, clock, deps.config.webhookLogRetentionDays),
+  );
+  if (deps.config.backupIntervalMs !== null) {
+    scheduler.register(
+      scheduledBackupJob({ config: deps.config, clock, log, status: services.backups }),
+    );
+  }
   const webhooks = new WebhookDispatcher(services, deps.webhooks);
   scheduler.register(webhookDeliveryJob(webhooks));
   webhooks.start();
 
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();
+  registerBackupMetrics(metrics.registry, services.backups);
   const app = new Hono<AppEnv>();
   app.use("*", async (_c, next) => {
     webhooks.noteRequest();
@@ -165,5 +186,13 @@ export function createApp(deps: AppDeps): PaysteadApp {
   );
   app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
   const metricsApp = createMetricsApp(metrics.printMetrics);
-  return { app, services, authenticator, webhooks, drain, metricsApp };
+  return {
+    app,
+    services,
+    authenticator,
+    webhooks,
+    drain,
+    metrics: metrics.registry,
+    metricsApp,
+  };
 }
