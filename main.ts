@@ -12,6 +12,7 @@ import {
 } from "./lib/config.ts";
 import { DEVTOOLS_USAGE, runDevtool } from "./lib/cli/mod.ts";
 import { ApiError } from "./lib/errors.ts";
+import { restrictFile, restrictUmask } from "./lib/file_modes.ts";
 import { describePlan, describeResult } from "./lib/config_transfer/describe.ts";
 import { exportConfig } from "./lib/config_transfer/export.ts";
 import { MAX_CONFIG_BYTES, parseConfig, serializeConfig } from "./lib/config_transfer/format.ts";
@@ -242,6 +243,7 @@ async function run(words: string[], options: Options, config: Config): Promise<n
       }
       const url = database === "accounts" ? config.accountsDatabaseUrl : config.databaseUrl;
       await backupDatabase(url, out);
+      await restrictFile(out);
       console.log(`Wrote a consistent copy of ${url} to ${out}.`);
       return 0;
     }
@@ -267,6 +269,7 @@ export async function main(
   args: string[],
   built: { environment?: Environment } = {},
 ): Promise<number> {
+  restrictUmask();
   // The fake PayU is not Paystead: it takes its own flags and needs no configuration.
   if (args[0] === "fake-payu" && !built.environment) return await runFakePayuCommand(args.slice(1));
   let parsed;

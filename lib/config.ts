@@ -39,6 +39,16 @@ export interface Config {
    * without one: commands such as `migrate` still run, `serve` refuses (`requireProvider`).
    */
   paymentProvider: ProviderConfig | null;
+  /** Whoever sends `Authorization: Bearer <this>` may read /metrics on the public port. */
+  metricsToken: string | null;
+  /** Where a second listener serves /metrics alone (loopback by default), or null for none. */
+  metricsListen: ListenAddress | null;
+}
+
+/** A host and port to listen on. */
+export interface ListenAddress {
+  hostname: string;
+  port: number;
 }
 
 /** The payment providers a process can be configured with. */
@@ -77,6 +87,19 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_PORTS: Record<Environment, number> = { sandbox: 8787, production: 8788 };
+/** Each environment's metrics listener, so both processes of one host can keep the default. */
+export const DEFAULT_METRICS_PORTS: Record<Environment, number> = {
+  sandbox: 9464,
+  production: 9465,
+};
+
+/** Parses `host:port` (`[::1]:9464` for IPv6); null if it is not one. */
+export function parseListenAddress(value: string): ListenAddress | null {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[3]);
+  if (!match || port < 1 || port > 65535) return null;
+  return { hostname: match[1] ?? match[2], port };
+}
 
 const CONTRACT_RETRY_SCHEDULE = "0,5s,5m,30m,2h,5h,10h,14h,20h,24h";
 /** The sandbox retries on a compressed schedule so a developer sees retries within minutes. */
@@ -158,6 +181,14 @@ const EnvSchema = z.object({
     "must be a comma-separated list of IP addresses",
   ).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, "must be debug, info, warn or error").optional(),
+  METRICS_TOKEN: z.string().regex(
+    /^[\x21-\x7e]{32,200}$/,
+    "must be 32 to 200 printable characters without spaces (e.g. from openssl rand -hex 32)",
+  ).optional(),
+  METRICS_LISTEN: z.string().refine(
+    (value) => value === "off" || parseListenAddress(value) !== null,
+    "must be host:port (such as 127.0.0.1:9464) or off",
+  ).optional(),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_INTERVAL: z.string().refine(
     (value) => value === "off" || parseInterval(value) !== null,
@@ -239,6 +270,10 @@ export function loadConfig(
     webhookAllowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true",
     trustedProxies: (vars.TRUSTED_PROXIES ?? "127.0.0.1,::1").split(",").map((a) => a.trim()),
     logLevel: vars.LOG_LEVEL ?? "info",
+    metricsToken: vars.METRICS_TOKEN ?? null,
+    metricsListen: vars.METRICS_LISTEN === "off" ? null : parseListenAddress(
+      vars.METRICS_LISTEN ?? `127.0.0.1:${DEFAULT_METRICS_PORTS[environment]}`,
+    ),
     backupDir: vars.BACKUP_DIR ? trimSlash(vars.BACKUP_DIR) || "/" : `${dataDir}/backups`,
     backupIntervalMs: vars.BACKUP_INTERVAL && vars.BACKUP_INTERVAL !== "off"
       ? parseInterval(vars.BACKUP_INTERVAL)

@@ -15,10 +15,14 @@ function gauge(metrics: string, name: string): string[] {
   return metrics.split("\n").filter((line) => line.startsWith(name));
 }
 
+/** /metrics answers only the bearer of METRICS_TOKEN on the app's port. */
+const METRICS_ENV = { METRICS_TOKEN: "backups-test-metrics-token-0123456789" };
+const METRICS_REQUEST = { headers: { authorization: `Bearer ${METRICS_ENV.METRICS_TOKEN}` } };
+
 Deno.test("[backups] scheduled backups are written, checked, kept BACKUP_KEEP deep and shown on /metrics", async () => {
   const backupDir = await Deno.makeTempDir({ prefix: "paystead-backups-" });
   const t = await makeTestApp({
-    env: { BACKUP_DIR: backupDir, BACKUP_INTERVAL: "6h", BACKUP_KEEP: "2" },
+    env: { BACKUP_DIR: backupDir, BACKUP_INTERVAL: "6h", BACKUP_KEEP: "2", ...METRICS_ENV },
   });
   try {
     const offer = await createTestOffer(t);
@@ -32,7 +36,7 @@ Deno.test("[backups] scheduled backups are written, checked, kept BACKUP_KEEP de
     for (const name of await backupFiles(backupDir)) {
       assert.equal((await Deno.stat(`${backupDir}/${name}`)).mode! & 0o777, 0o600);
     }
-    const metrics = await (await t.app.request("/metrics")).text();
+    const metrics = await (await t.app.request("/metrics", METRICS_REQUEST)).text();
     assert.deepEqual(gauge(metrics, "paystead_backup_last_success_timestamp_seconds{"), [
       'paystead_backup_last_success_timestamp_seconds{database="environment"} 1795255200',
       'paystead_backup_last_success_timestamp_seconds{database="accounts"} 1795255200',
@@ -84,11 +88,11 @@ Deno.test("[backups] a failed backup is logged, shown on /metrics and to owners 
   const backupDir = `${parent}/not-a-folder`;
   await Deno.writeTextFile(backupDir, "");
   const { t, agent } = await signedInApp({
-    env: { BACKUP_DIR: backupDir, BACKUP_INTERVAL: "1h" },
+    env: { BACKUP_DIR: backupDir, BACKUP_INTERVAL: "1h", ...METRICS_ENV },
   });
   try {
     await t.services.scheduler.runAll();
-    const metrics = await (await t.app.request("/metrics")).text();
+    const metrics = await (await t.app.request("/metrics", METRICS_REQUEST)).text();
     assert.deepEqual(gauge(metrics, "paystead_backup_failing "), ["paystead_backup_failing 1"]);
     const home = pageText(await (await agent.get("/panel")).text());
     assert.match(home, /The last scheduled backup failed At 2026-11-21T10:00:00\.000Z: /);
