@@ -10,6 +10,7 @@ import {
   type Environment,
   loadConfig,
 } from "./lib/config.ts";
+import { DEVTOOLS_USAGE, runDevtool } from "./lib/cli/mod.ts";
 import { ApiError } from "./lib/errors.ts";
 import { runFakePayuCommand } from "./lib/providers/payu/fake/cli.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
@@ -30,6 +31,7 @@ Commands:
                                     consistent copy while the server runs
   fake-payu [--port N] [--notify-delay D] ...
                                     a fake PayU for trying production locally (--help)
+${DEVTOOLS_USAGE}
 
 Every command takes --env and --data-dir; settings come from environment variables
 (PAYSTEAD_ENV, PORT, DATA_DIR, DATABASE_URL, ACCOUNTS_DATABASE_URL, PUBLIC_URL, ...).`;
@@ -49,6 +51,11 @@ const OPTIONS = {
   role: { type: "string" },
   out: { type: "string" },
   database: { type: "string" },
+  "forward-to": { type: "string" },
+  events: { type: "string" },
+  "api-key": { type: "string" },
+  host: { type: "string" },
+  headers: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -75,6 +82,8 @@ async function withDatabases<T>(
 }
 
 async function run(words: string[], options: Options, config: Config): Promise<number> {
+  const devtool = await runDevtool(words, options, config);
+  if (devtool !== null) return devtool;
   const command = words.join(" ");
   const now = Date.now();
   switch (command) {

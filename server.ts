@@ -5,6 +5,8 @@ import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
+import { Counter } from "prom-client";
+import { Listener } from "./listener.ts";
 import { createApp } from "./routes/app.ts";
 
 /** The two databases one environment process uses. */
@@ -68,7 +70,7 @@ export async function serve(config: Config): Promise<number> {
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
-  const { app, services, webhooks, drain } = createApp({
+  const { app, services, webhooks, drain, metrics } = createApp({
     ...databases,
     config,
     log,
@@ -85,11 +87,22 @@ export async function serve(config: Config): Promise<number> {
   await reconcileAtStart(services);
   services.scheduler.runAll();
 
-  const server = Deno.serve({
+  const listenerFailures = new Counter({
+    name: "paystead_listener_failures_total",
+    help: "Times the listening socket failed (accept: it died, e.g. out of file descriptors; " +
+      "listen: starting it again failed).",
+    labelNames: ["stage"],
+    registers: [metrics],
+  });
+  const server = new Listener({
     port: config.port,
     hostname: config.listenHost,
+    handler: app.fetch,
+    log,
     onListen: () => console.log(banner(config, demo)),
-  }, app.fetch);
+    onFailure: (stage) => listenerFailures.inc({ stage }),
+  });
+  server.start();
 
   // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
   // returns, and must not do so while databases are still being closed.
@@ -107,7 +120,12 @@ export async function serve(config: Config): Promise<number> {
       try {
         // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
         // with their leases given back, so another process retries them.
-        await Promise.all([drain.drain(), services.scheduler.stop(), webhooks.stop()]);
+        await Promise.all([
+          drain.drain(),
+          services.scheduler.stop(),
+          webhooks.stop(),
+          services.eventStreams.close(),
+        ]);
         await server.shutdown();
         await closeDatabases(databases);
         log.info("stopped", { signal });

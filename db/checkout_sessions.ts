@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Updateable } from "kysely";
 import { noOpenAttempt } from "./payment_attempts.ts";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
+import { nextVersion } from "./versions.ts";
 import type {
   CheckoutSessionRow,
   CheckoutSessionsTable,
@@ -96,7 +97,7 @@ export function transitionCheckoutSession(
   to: string,
   changes: Updateable<CheckoutSessionsTable>,
 ): Promise<CheckoutSessionRow | undefined> {
-  return db.updateTable("checkout_sessions").set({ ...changes, status: to })
+  return db.updateTable("checkout_sessions").set({ ...changes, status: to, version: nextVersion })
     .where("id", "=", id).where("status", "=", from)
     .returningAll().executeTakeFirst();
 }
@@ -113,7 +114,7 @@ export async function setCheckoutSessionPayment(
   now: number,
 ): Promise<boolean> {
   const result = await db.updateTable("checkout_sessions")
-    .set({ payment_id: paymentId, updated_at: now })
+    .set({ payment_id: paymentId, updated_at: now, version: nextVersion })
     .where("id", "=", id).where("status", "=", "OPEN")
     .where(sql<boolean>`payment_id IS ${previousPaymentId}`)
     .executeTakeFirst();

@@ -26,3 +26,16 @@ export function listEvents(
   if (filter.beforeId !== undefined) query = query.where("id", "<", filter.beforeId);
   return query.orderBy("id", "desc").limit(filter.limit).execute();
 }
+
+/** Lists an organisation's events oldest first after a row id, optionally of some types. */
+export function listEventsAfterRow(
+  db: Db,
+  orgId: number,
+  filter: { type?: string; types?: readonly string[]; afterId: number; limit: number },
+): Promise<EventRow[]> {
+  let query = db.selectFrom("events").selectAll().where("org_id", "=", orgId)
+    .where("id", ">", filter.afterId);
+  if (filter.type !== undefined) query = query.where("type", "=", filter.type);
+  if (filter.types !== undefined) query = query.where("type", "in", filter.types);
+  return query.orderBy("id").limit(filter.limit).execute();
+}

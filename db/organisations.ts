@@ -67,3 +67,10 @@ export function findMembership(
   return db.selectFrom("memberships").selectAll()
     .where("org_id", "=", orgId).where("user_id", "=", userId).executeTakeFirst();
 }
+
+/** The ids of every organisation on `plan`. */
+export async function listOrganisationIdsOnPlan(db: Db, plan: string): Promise<number[]> {
+  const rows = await db.selectFrom("organisations").select("id").where("plan", "=", plan)
+    .execute();
+  return rows.map((row) => row.id);
+}

@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Updateable } from "kysely";
 import { noOpenAttempt } from "./payment_attempts.ts";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
+import { nextVersion } from "./versions.ts";
 import type { EnvironmentSchema, PaymentRow, PaymentsTable } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
@@ -21,7 +22,13 @@ function selectPayments(db: Db) {
 /** A payment as first written: every column but the id and the milestones still to come. */
 export type NewPayment = Omit<
   PaymentRow,
-  "id" | "processing_at" | "succeeded_at" | "failed_at" | "canceled_at" | "expired_at"
+  | "id"
+  | "version"
+  | "processing_at"
+  | "succeeded_at"
+  | "failed_at"
+  | "canceled_at"
+  | "expired_at"
 >;
 
 /** Inserts a payment and returns its row. */
@@ -31,6 +38,7 @@ export async function insertPayment(db: Db, values: NewPayment): Promise<Payment
   return {
     ...values,
     id: Number(result.insertId),
+    version: 1,
     processing_at: null,
     succeeded_at: null,
     failed_at: null,
@@ -81,7 +89,7 @@ export function transitionPayment(
   to: string,
   changes: Updateable<PaymentsTable>,
 ): Promise<PaymentRow | undefined> {
-  return db.updateTable("payments").set({ ...changes, status: to })
+  return db.updateTable("payments").set({ ...changes, status: to, version: nextVersion })
     .where("id", "=", id).where("status", "=", from)
     .returningAll().executeTakeFirst();
 }

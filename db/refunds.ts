@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Updateable } from "kysely";
 import { clockOffsetOf } from "./sandbox_clocks.ts";
+import { nextVersion } from "./versions.ts";
 import type { EnvironmentSchema, NewRefund, RefundRow, RefundsTable } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
@@ -54,7 +55,11 @@ export async function reservePaymentRefund(
   now: number,
 ): Promise<boolean> {
   const row = await db.updateTable("payments")
-    .set({ amount_refunded: sql`amount_refunded + ${amount}`, updated_at: now })
+    .set({
+      amount_refunded: sql`amount_refunded + ${amount}`,
+      updated_at: now,
+      version: nextVersion,
+    })
     .where("id", "=", paymentId)
     .where("status", "=", "SUCCEEDED")
     .where(sql<boolean>`amount_refunded + ${amount} <= amount`)
@@ -70,7 +75,11 @@ export async function releasePaymentRefund(
   now: number,
 ): Promise<void> {
   await db.updateTable("payments")
-    .set({ amount_refunded: sql`amount_refunded - ${amount}`, updated_at: now })
+    .set({
+      amount_refunded: sql`amount_refunded - ${amount}`,
+      updated_at: now,
+      version: nextVersion,
+    })
     .where("id", "=", paymentId).executeTakeFirstOrThrow();
 }
 
@@ -110,7 +119,7 @@ export function transitionRefund(
   to: string,
   changes: Updateable<RefundsTable>,
 ): Promise<RefundRow | undefined> {
-  return db.updateTable("refunds").set({ ...changes, status: to })
+  return db.updateTable("refunds").set({ ...changes, status: to, version: nextVersion })
     .where("id", "=", id).where("status", "=", from)
     .returningAll().executeTakeFirst();
 }

@@ -136,6 +136,8 @@ export interface PaymentsTable {
   processing_deadline_at: number | null;
   created_at: number;
   updated_at: number;
+  /** Grows by one with every change of the row (migration 0007); events carry it. */
+  version: Generated<number>;
   processing_at: number | null;
   succeeded_at: number | null;
   failed_at: number | null;
@@ -179,6 +181,8 @@ export interface RefundsTable {
   locked_until: number;
   created_at: number;
   updated_at: number;
+  /** Grows by one with every change of the row (migration 0007); events carry it. */
+  version: Generated<number>;
   succeeded_at: number | null;
   failed_at: number | null;
   /** The provider's id of the refund, once it answered. */
@@ -227,6 +231,8 @@ export interface SubscriptionsTable {
   cancellation_reason: string | null;
   created_at: number;
   updated_at: number;
+  /** Grows by one with every change of the row (migration 0007); events carry it. */
+  version: Generated<number>;
   past_due_at: number | null;
   canceled_at: number | null;
 }
@@ -273,6 +279,8 @@ export interface CheckoutSessionsTable {
   expires_at: number;
   created_at: number;
   updated_at: number;
+  /** Grows by one with every change of the row (migration 0007); events carry it. */
+  version: Generated<number>;
   completed_at: number | null;
   expired_at: number | null;
 }
@@ -329,6 +337,8 @@ export interface WebhookDeliveriesTable {
   created_at: number;
   updated_at: number;
   completed_at: number | null;
+  /** The recovery that queued this delivery (migration 0007); null otherwise. */
+  recovery_id: Generated<number | null>;
 }
 
 export interface WebhookAttemptsTable {
@@ -363,6 +373,19 @@ export interface WebhookFanoutCursorTable {
 }
 
 /** The sandbox's built-in webhook receiver of one organisation (the Quick Start's). */
+/** A window of events queued again for one endpoint; one row per (endpoint, since, until). */
+export interface WebhookRecoveriesTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  endpoint_id: number;
+  since: number;
+  until: number;
+  /** How many deliveries the recovery queued. */
+  queued: number;
+  created_at: number;
+}
+
 export interface SandboxInboxesTable {
   id: Generated<number>;
   public_id: string;
@@ -405,6 +428,7 @@ export interface EnvironmentSchema {
   webhook_attempts: WebhookAttemptsTable;
   webhook_endpoint_records: WebhookEndpointRecordsTable;
   webhook_fanout_cursor: WebhookFanoutCursorTable;
+  webhook_recoveries: WebhookRecoveriesTable;
   sandbox_inboxes: SandboxInboxesTable;
   sandbox_inbox_requests: SandboxInboxRequestsTable;
   payment_attempts: PaymentAttemptsTable;
@@ -436,6 +460,7 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type NewWebhookEndpoint = Insertable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type NewWebhookDelivery = Insertable<WebhookDeliveriesTable>;
+export type WebhookRecoveryRow = Selectable<WebhookRecoveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type NewWebhookAttempt = Insertable<WebhookAttemptsTable>;
 export type WebhookEndpointRecordRow = Selectable<WebhookEndpointRecordsTable>;

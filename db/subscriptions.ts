@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Updateable } from "kysely";
 import { clockOffsetOf, maxClockOffset } from "./sandbox_clocks.ts";
+import { nextVersion } from "./versions.ts";
 import type {
   EnvironmentSchema,
   NewSubscription,
@@ -82,7 +83,7 @@ export function updateSubscription(
   expected: { status: string; periodIndex: number },
   changes: Updateable<SubscriptionsTable>,
 ): Promise<SubscriptionRow | undefined> {
-  return db.updateTable("subscriptions").set(changes)
+  return db.updateTable("subscriptions").set({ ...changes, version: nextVersion })
     .where("id", "=", id).where("status", "=", expected.status)
     .where("period_index", "=", expected.periodIndex)
     .returningAll().executeTakeFirst();

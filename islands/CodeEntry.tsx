@@ -41,8 +41,7 @@ const FAILURE_TEXT: Record<FailureCode, string> = {
   code_canceled: "That code was canceled in your banking app.",
   code_already_used: "That code has already been used.",
   timeout: "Your bank didn't confirm the payment in time.",
-  provider_unavailable:
-    "The payment service couldn't be reached. Please try again with a new code.",
+  provider_unavailable: "The payment service couldn't be reached.",
   provider_rejected: "The payment service refused this payment.",
 };
 

@@ -21,6 +21,8 @@ export interface Config {
   quickstartAccess: "plan" | "role";
   webhookRetryScheduleMs: number[];
   rateLimitPerSecond: number;
+  /** A sandbox reachable beyond this machine may still send webhooks to private addresses. */
+  webhookAllowPrivateTargets: boolean;
   /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
   trustedProxies: string[];
   logLevel: LogLevel;
@@ -132,6 +134,7 @@ const EnvSchema = z.object({
     "must be a comma-separated list of IP addresses",
   ).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, "must be debug, info, warn or error").optional(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], "must be true or false").optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, "must be sandbox or payu").optional(),
   PAYU_API_URL: url.optional(),
   PAYU_POS_ID: z.string().regex(/^\d{1,20}$/, "must be the POS id PayU gave (digits)").optional(),
@@ -175,6 +178,12 @@ export function loadConfig(
   const vars = parsed.data;
 
   const environment = vars.PAYSTEAD_ENV ?? "sandbox";
+  if (environment === "production" && vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true") {
+    throw new ConfigError(
+      "Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS=true is for a sandbox only; " +
+        "production webhooks always go to public https addresses.",
+    );
+  }
   const portNumber = vars.PORT ?? DEFAULT_PORTS[environment];
   const dataDir = trimSlash(vars.DATA_DIR ?? "./data") || "/";
   const publicUrl = trimSlash(vars.PUBLIC_URL ?? `http://localhost:${portNumber}`);
@@ -196,6 +205,7 @@ export function loadConfig(
     quickstartAccess: vars.QUICKSTART_ACCESS ?? "role",
     webhookRetryScheduleMs: parseDurationList(schedule)!,
     rateLimitPerSecond: vars.RATE_LIMIT_PER_SECOND ?? 100,
+    webhookAllowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true",
     trustedProxies: (vars.TRUSTED_PROXIES ?? "127.0.0.1,::1").split(",").map((a) => a.trim()),
     logLevel: vars.LOG_LEVEL ?? "info",
     paymentProvider: providerConfig(environment, vars),

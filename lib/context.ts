@@ -3,6 +3,7 @@ import type { Store } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import type { Clock } from "./clock.ts";
 import type { Config, Environment } from "./config.ts";
+import type { EventBroadcaster } from "./event_stream.ts";
 import type { Logger } from "./log.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
@@ -39,6 +40,8 @@ export interface Services {
   log: Logger;
   /** Called on every payment status change; the app factory registers them. */
   paymentHooks: PaymentTransitionHook[];
+  /** The open event streams of this process (`GET /api/v1/events/stream`). */
+  eventStreams: EventBroadcaster;
   /** DNS for webhook URLs: production checks where a URL points before registering and sending. */
   resolveHost: HostResolver;
 }

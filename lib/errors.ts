@@ -16,6 +16,7 @@ const ERROR_CODES = {
   parameter_unknown: [400, "invalid_request"],
   embed_origin_not_allowed: [400, "invalid_request"],
   refund_exceeds_payment: [400, "invalid_request"],
+  recovery_window_too_large: [400, "invalid_request"],
   provider_unsupported: [400, "invalid_request"],
   unsupported_media_type: [415, "invalid_request"],
   body_too_large: [413, "invalid_request"],
@@ -52,6 +53,7 @@ const ERROR_CODES = {
   no_webhook_endpoint_subscribed: [409, "conflict"],
   rate_limited: [429, "rate_limit"],
   code_entry_locked: [429, "rate_limit"],
+  too_many_streams: [429, "rate_limit"],
   internal_error: [500, "api"],
   service_unavailable: [503, "api"],
 } as const satisfies Record<string, readonly [number, ErrorType]>;

@@ -1,13 +1,18 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import { findEvent, insertEvent, listEvents as listEventRows } from "../db/events.ts";
+import {
+  findEvent,
+  insertEvent,
+  listEvents as listEventRows,
+  listEventsAfterRow,
+} from "../db/events.ts";
 import type { EnvironmentSchema, EventRow } from "../db/schema.ts";
 import { toIso } from "./clock.ts";
 import { type Environment, ENVIRONMENTS } from "./config.ts";
 import type { OrgContext } from "./context.ts";
 import { notFound } from "./errors.ts";
 import { newId } from "./ids.ts";
-import { pageAfter } from "./pagination.ts";
+import { pageAfter, resolveCursor } from "./pagination.ts";
 import { ListQuery, type Page, Timestamp } from "./schemas.ts";
 
 /** Every event type the contract names. */
@@ -40,12 +45,16 @@ export const Event = z.strictObject({
   data: z.record(z.string(), z.unknown()).meta({
     description: "The object the event is about, exactly as the API returned it at that moment.",
   }),
-}).meta({ id: "Event", description: "Something that happened, recorded in the same transaction." });
+}).meta({ description: "Something that happened, recorded in the same transaction." });
 export type Event = z.infer<typeof Event>;
 
 /** `GET /api/v1/events` query: the list parameters and an optional exact type. */
 export const ListEventsQuery = ListQuery.extend({
   type: z.enum(EVENT_TYPES).optional().meta({ description: "Only events of this type." }),
+  order: z.enum(["desc", "asc"]).default("desc").meta({
+    description: "desc: newest first; asc: oldest first, for a consumer catching up from " +
+      "`startingAfter` (the last event it handled).",
+  }),
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
@@ -93,14 +102,26 @@ export async function getEvent(ctx: OrgContext, eventId: string): Promise<EventR
   return row;
 }
 
-/** Lists the organisation's events, newest first. */
-export function listEvents(
+/** Lists the organisation's events, newest first or (`order=asc`) oldest first. */
+export async function listEvents(
   ctx: OrgContext,
   query: ListEventsQuery,
 ): Promise<Page<EventRow>> {
-  return pageAfter(
-    query,
-    (publicId) => findEvent(ctx.db, ctx.orgId, publicId),
-    (beforeId, limit) => listEventRows(ctx.db, ctx.orgId, { type: query.type, beforeId, limit }),
-  );
+  const findCursor = (publicId: string) => findEvent(ctx.db, ctx.orgId, publicId);
+  if (query.order === "desc") {
+    return pageAfter(
+      query,
+      findCursor,
+      (beforeId, limit) => listEventRows(ctx.db, ctx.orgId, { type: query.type, beforeId, limit }),
+    );
+  }
+  const afterId = query.startingAfter === undefined
+    ? 0
+    : (await resolveCursor(query.startingAfter, findCursor)).id;
+  const rows = await listEventsAfterRow(ctx.db, ctx.orgId, {
+    type: query.type,
+    afterId,
+    limit: query.limit + 1,
+  });
+  return { data: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }

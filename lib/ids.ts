@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: "we",
   webhookDelivery: "wd",
   webhookEndpointRecord: "wer",
+  webhookRecovery: "wrc",
   apiKey: "key",
   request: "req",
   organisation: "org",

@@ -4,6 +4,11 @@ const CURRENCIES = new Set(Intl.supportedValuesOf("currency").map((code) => code
 /** The largest amount, in minor units, an offer or payment may carry. */
 export const MAX_AMOUNT = 100_000_000_000;
 
+/** Every currency code `isCurrency` accepts, sorted (the API document lists them). */
+export const CURRENCY_CODES: readonly string[] = [...CURRENCIES].filter((code) =>
+  /^[A-Z]{3}$/.test(code)
+).sort();
+
 /** Tells whether `code` is an ISO 4217 currency code in upper case. */
 export function isCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);

@@ -12,7 +12,15 @@ import type { OrgContext } from "./context.ts";
 import { notFound } from "./errors.ts";
 import { newId } from "./ids.ts";
 import { pageAfter } from "./pagination.ts";
-import { Amount, Currency, ListQuery, Metadata, type Page, Timestamp } from "./schemas.ts";
+import {
+  Amount,
+  Currency,
+  ListQuery,
+  Metadata,
+  NOT_BLANK,
+  type Page,
+  Timestamp,
+} from "./schemas.ts";
 
 export const RECURRING_INTERVALS = ["DAY", "WEEK", "MONTH", "YEAR"] as const;
 export type RecurringInterval = (typeof RECURRING_INTERVALS)[number];
@@ -31,9 +39,20 @@ export const Recurring = z.strictObject({
 }).refine(
   (value) => value.intervalCount <= MAX_INTERVAL_COUNT[value.interval],
   { message: "a billing period is at most one year", path: ["intervalCount"] },
-).meta({ id: "Recurring", description: "Makes each successful payment start a subscription." });
+).meta({
+  id: "Recurring",
+  description: "Makes each successful payment start a subscription. A billing period is at most " +
+    "a year: intervalCount is at most 365 days, 52 weeks, 12 months or 1 year.",
+  oneOf: RECURRING_INTERVALS.map((interval) => ({
+    required: ["interval"],
+    properties: {
+      interval: { const: interval },
+      intervalCount: { maximum: MAX_INTERVAL_COUNT[interval] },
+    },
+  })),
+});
 
-const Name = z.string().trim().min(1).max(200);
+const Name = z.string().trim().min(1).max(200).meta(NOT_BLANK);
 const Description = z.string().max(2000);
 
 export const CreateOfferRequest = z.strictObject({

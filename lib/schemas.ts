@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCurrency, MAX_AMOUNT } from "./money.ts";
+import { CURRENCY_CODES, isCurrency, MAX_AMOUNT } from "./money.ts";
 
 /** Merchant-defined key/value data: at most 50 keys of at most 40 characters, values up to 500. */
 export const Metadata = z.record(
@@ -12,6 +12,8 @@ export const Metadata = z.record(
   .meta({
     id: "Metadata",
     description: "Up to 50 string keys (at most 40 characters) with string values (at most 500).",
+    maxProperties: 50,
+    propertyNames: { minLength: 1, maxLength: 40 },
     example: { orderId: "A-1001" },
   });
 export type Metadata = z.infer<typeof Metadata>;
@@ -20,7 +22,11 @@ export type Metadata = z.infer<typeof Metadata>;
 export const Currency = z.string().refine(
   isCurrency,
   "must be an ISO 4217 currency code in upper case, such as PLN or EUR",
-).meta({ description: "ISO 4217 currency code, upper case.", example: "PLN" });
+).meta({
+  description: "ISO 4217 currency code, upper case.",
+  example: "PLN",
+  enum: [...CURRENCY_CODES],
+});
 
 /** A positive amount in minor units. */
 export const Amount = z.int("must be a whole number of minor units (4999 is 49.99)")
@@ -42,7 +48,21 @@ export const HttpUrl = z.string().max(2048).refine((value) => {
   } catch {
     return false;
   }
-}, "must be an absolute http:// or https:// URL").meta({ example: "https://shop.example/thanks" });
+}, "must be an absolute http:// or https:// URL").meta({
+  example: "https://shop.example/thanks",
+  pattern: "^[Hh][Tt][Tt][Pp][Ss]?://",
+});
+
+/** What a name must hold after trimming: at least one character that is not a space. */
+export const NOT_BLANK = { pattern: "\\S" } as const;
+
+/** How many times an object changed: 1 when created, one more with every change. */
+export const Version = z.int().min(1).meta({
+  description: "Grows by one with every change of the object, in the same transaction as the " +
+    "change and its event: a receiver drops an event whose data.version is not above the " +
+    "version it already holds.",
+  example: 3,
+});
 
 /** A time as an ISO 8601 UTC string with milliseconds. */
 export const Timestamp = z.iso.datetime().meta({ example: "2026-11-21T10:00:00.000Z" });

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { Registry } from "prom-client";
 import type { Store } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { ApiKeyAuthenticator } from "../lib/api_keys.ts";
@@ -8,6 +9,7 @@ import { checkoutPaymentHook } from "../lib/checkout/hooks.ts";
 import { checkoutExpiryJob } from "../lib/checkout/jobs.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
+import { EventBroadcaster, type EventStreamOptions } from "../lib/event_stream.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { panelCleanupJob } from "../lib/panel/sessions.ts";
@@ -62,6 +64,8 @@ export interface AppDeps {
   timers?: boolean;
   /** DNS for webhook URLs; tests pass a fake to exercise production's address checks. */
   resolveHost?: HostResolver;
+  /** Tuning of the event streams (tests shrink their buffers). */
+  eventStreams?: EventStreamOptions;
   /** Tuning of webhook delivery (tests shorten the attempt timeout). */
   webhooks?: WebhookDeliveryOptions;
 }
@@ -75,6 +79,8 @@ export interface PaysteadApp {
   webhooks: WebhookDispatcher;
   /** Requests in flight: drain them before closing the server. */
   drain: RequestDrain;
+  /** The registry `/metrics` prints; the server adds its listener's counters to it. */
+  metrics: Registry;
 }
 
 /** Builds the whole HTTP app (API, operational endpoints, pages, panel) on the given dependencies. */
@@ -96,6 +102,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     log,
     paymentHooks: [checkoutPaymentHook],
     resolveHost: deps.resolveHost ?? resolveHostAddresses,
+    eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
   scheduler.register(paymentDeadlinesJob(services));
@@ -156,5 +163,5 @@ export function createApp(deps: AppDeps): PaysteadApp {
     renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
   app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
-  return { app, services, authenticator, webhooks, drain };
+  return { app, services, authenticator, webhooks, drain, metrics: metrics.registry };
 }

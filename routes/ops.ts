@@ -23,18 +23,20 @@ const LATENCY_BUCKETS = [
 
 const requestDuration: Partial<HistogramConfiguration<string>> = { buckets: LATENCY_BUCKETS };
 
-/** Request counting and latency middleware, and the Prometheus text endpoint. */
+/** Request counting and latency middleware, the Prometheus text endpoint and its registry. */
 export function createMetrics(): {
   middleware: MiddlewareHandler;
   printMetrics: MiddlewareHandler;
+  registry: Registry;
 } {
+  const registry = new Registry();
   const { registerMetrics, printMetrics } = prometheus({
-    registry: new Registry(),
+    registry,
     prefix: "paystead_",
     // The option type omits histogram fields, but they are passed through to prom-client.
     metricOptions: { requestDuration: requestDuration as Record<string, never> },
   });
-  return { middleware: registerMetrics, printMetrics };
+  return { middleware: registerMetrics, printMetrics, registry };
 }
 
 /** `/healthz` (process up), `/readyz` (databases answer), `/metrics` (Prometheus text). */

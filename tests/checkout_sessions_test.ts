@@ -50,6 +50,7 @@ Deno.test("[checkout] creating a session returns exactly the contract's resource
       metadata: { orderId: "A-1001" },
       paymentId: null,
       createdAt: "2026-11-21T10:00:00.000Z",
+      version: 1,
     });
     const fetched = await t.request("GET", `/api/v1/checkout-sessions/${body.sessionId}`);
     assert.equal(fetched.status, 200);
@@ -251,7 +252,8 @@ Deno.test("[checkout] complete with 777123 completes the session once; events in
     const completed = await response.json();
     assert.equal(completed.status, "COMPLETED");
     assert.match(completed.paymentId, /^pay_/);
-    assert.deepEqual({ ...completed, status: "OPEN", paymentId: null }, session);
+    assert.equal(completed.version, 3);
+    assert.deepEqual({ ...completed, status: "OPEN", paymentId: null, version: 1 }, session);
 
     const payment = await (await t.request("GET", `/api/v1/payments/${completed.paymentId}`))
       .json();
@@ -377,7 +379,7 @@ Deno.test("[checkout] expire: OPEN -> EXPIRED once, with its event", async () =>
     );
     assert.equal(response.status, 200);
     const expired = await response.json();
-    assert.deepEqual(expired, { ...session, status: "EXPIRED" });
+    assert.deepEqual(expired, { ...session, status: "EXPIRED", version: 2 });
     const events = await eventsOf(t, "checkout.session.expired");
     assert.equal(events.length, 1);
     assert.deepEqual(events[0].data, expired);
@@ -519,13 +521,22 @@ Deno.test("[checkout] the OpenAPI document describes the checkout operations", a
     assert.deepEqual(
       Object.keys(document.paths).filter((path) => path.includes("checkout")).sort(),
       [
-        "/api/v1/checkout-sessions/{qrId}",
-        "/api/v1/checkout-sessions/{sessionId}",
+        // POST takes the offer's qrId, GET the session's id: one template, two operations.
+        "/api/v1/checkout-sessions/{id}",
         "/api/v1/checkout-sessions/{sessionId}/complete",
         "/api/v1/checkout-sessions/{sessionId}/expire",
         "/api/v1/checkout-settings",
       ],
     );
+    const item = document.paths["/api/v1/checkout-sessions/{id}"];
+    assert.deepEqual(
+      [
+        item.post.operationId,
+        item.post.parameters.find((p: { in: string }) => p.in === "path").description,
+      ],
+      ["createCheckoutSession", "The offer's id (`qrId`, `qr_...`) to open a session for."],
+    );
+    assert.equal(item.get.operationId, "getCheckoutSession");
     for (const id of ["CheckoutSession", "CreateCheckoutSessionRequest", "CheckoutSettings"]) {
       assert.ok(document.components.schemas[id], id);
     }

@@ -6,6 +6,7 @@ import { createOrganisation } from "../lib/accounts.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../lib/config.ts";
+import type { EventStreamOptions } from "../lib/event_stream.ts";
 import { silentLogger } from "../lib/log.ts";
 import type { Plan } from "../lib/plans.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
@@ -55,6 +56,7 @@ export async function makeTestApp(options: {
   env?: Record<string, string>;
   resolveHost?: HostResolver;
   webhooks?: WebhookDeliveryOptions;
+  eventStreams?: EventStreamOptions;
   /** Switches of production's fake PayU (notifications at once by default). */
   payuSwitches?: FakePayuSwitchesPatch;
   /** Wraps how the adapter reaches the fake (to count, refuse or slow calls). */
@@ -71,6 +73,8 @@ export async function makeTestApp(options: {
     PRODUCTION_PUBLIC_URL: "https://api.paystead.test",
     // The manual clock never refills a rate bucket; tests of the limit set their own.
     RATE_LIMIT_PER_SECOND: "1000000",
+    // Test receivers listen on 127.0.0.1, and this sandbox's PUBLIC_URL is not loopback.
+    ...(environment === "sandbox" ? { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } : {}),
     ...(environment === "production" && PAYU_TEST_ENV),
     ...options.env,
   });
@@ -114,6 +118,7 @@ export async function makeTestApp(options: {
     log: silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
+    eventStreams: options.eventStreams,
   });
   target.app = built;
   return {
@@ -142,6 +147,7 @@ export async function makeTestApp(options: {
       }));
     },
     async close() {
+      built.services.eventStreams.close();
       payu?.close();
       await built.services.scheduler.stop();
       await built.webhooks.stop();

@@ -12,6 +12,7 @@ import { ACCOUNT_POLICY, ADDRESS_POLICY } from "../lib/panel/throttle.ts";
 import { createApp } from "../routes/app.ts";
 import { makeTestApp } from "./helpers.ts";
 import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./panel_helpers.ts";
+import { PAYU_TEST_ENV } from "./processes.ts";
 
 const MINUTE = 60_000;
 
@@ -387,6 +388,7 @@ Deno.test("[panel auth] one sign-in serves both environments on one host; the sw
       DATA_DIR: t.dataDir,
       PUBLIC_URL: "https://api.paystead.test",
       SANDBOX_PUBLIC_URL: "http://sandbox.test",
+      ...PAYU_TEST_ENV,
     }),
     store: await openStore<EnvironmentSchema>(`file:${t.dataDir}/production.db`),
     accounts: t.accounts,

@@ -52,6 +52,7 @@ Deno.test("[payments] create prices the offer and writes payment.created", async
       metadata: { orderId: "A-1" },
       createdAt: "2026-11-21T10:00:00.000Z",
       updatedAt: "2026-11-21T10:00:00.000Z",
+      version: 1,
     });
     const [created] = await events(app);
     assert.match(created.id, /^evt_[0-9A-Za-z]{24}$/);

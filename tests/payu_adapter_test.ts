@@ -6,6 +6,10 @@ import { signNotification } from "../lib/providers/payu/signature.ts";
 import { PAYU_SANDBOX_POS } from "../lib/providers/payu/fake/mod.ts";
 import type { FakeOrder, FakePayuSwitchesPatch } from "../lib/providers/payu/fake/mod.ts";
 import { insertOffer } from "../db/offers.ts";
+import { openStore } from "../db/client.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
+import { silentLogger } from "../lib/log.ts";
+import { createApp } from "../routes/app.ts";
 import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 import { pageText, signedInApp } from "./panel_helpers.ts";
@@ -237,15 +241,23 @@ Deno.test("[payu] the token is cached until shortly before it expires, and a 401
     return await paymentOf(t, payment.paymentId);
   };
   try {
-    await s.step("two payments share one token", async () => {
+    await s.step("concurrent first calls share one token request", async () => {
+      const payments = await Promise.all([1, 2, 3].map(() => pay()));
+      assert.deepEqual(payments.map((p) => p.status), ["SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
+      assert.equal(tokenRequests, 1);
+    });
+    await s.step("later payments reuse it", async () => {
       tokenRequests = 0;
       assert.equal((await pay()).status, "SUCCEEDED");
       assert.equal((await pay()).status, "SUCCEEDED");
-      assert.equal(tokenRequests, 1);
+      assert.equal(tokenRequests, 0);
     });
     await s.step("a minute before it expires a new one is fetched", async () => {
       tokenRequests = 0;
-      t.clock.advance(540_000);
+      t.clock.advance(539_000);
+      assert.equal((await pay()).status, "SUCCEEDED");
+      assert.equal(tokenRequests, 0);
+      t.clock.advance(1_000);
       assert.equal((await pay()).status, "SUCCEEDED");
       assert.equal(tokenRequests, 1);
     });
@@ -492,7 +504,9 @@ Deno.test("[payu] a refused connection fails the attempt; the payment stays paya
   try {
     const answer = await enterCode(t, paymentId, "777123");
     assert.equal(answer.status, 200);
-    assert.equal(answer.body.phase, "ready");
+    assert.equal(answer.body.phase, "failed");
+    assert.equal(answer.body.failureCode, "provider_unavailable");
+    assert.equal(answer.body.canRetry, true);
     const payment = await paymentOf(t, paymentId);
     assert.equal(payment.status, "PENDING");
     const [attempt] = await attemptsOf(t, paymentId);
@@ -699,6 +713,48 @@ Deno.test("[payu] the production panel shows the provider and when it was last h
     const at = new Date(t.clock.now()).toISOString();
     assert.ok(page.includes(`Last successful call ${at} Last notification ${at}`), page);
   } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[payu] two processes reconciling at once ask PayU about an attempt once", async () => {
+  let lookups = 0;
+  const counting = (fake: Fetch): Fetch => (request) => {
+    if (request.method === "GET" && new URL(request.url).pathname.startsWith("/api/v2_1/orders/")) {
+      lookups++;
+    }
+    return fake(request);
+  };
+  const { t, paymentId } = await production({
+    fetch: counting,
+    switches: { dropNotifications: true },
+  });
+  const store = await openStore<EnvironmentSchema>(t.config.databaseUrl);
+  const accounts = await openStore<AccountsSchema>(t.config.accountsDatabaseUrl);
+  const other = createApp({
+    config: t.config,
+    store,
+    accounts,
+    clock: t.clock,
+    payu: { fetch: counting(t.payu!.fetch) },
+    log: silentLogger,
+  });
+  try {
+    await enterCode(t, paymentId, "777123");
+    await t.payu!.idle();
+    t.clock.advance(MINUTE);
+    await Promise.all([t.services.scheduler.runDue(), other.services.scheduler.runDue()]);
+    assert.equal(lookups, 1);
+    assert.equal((await paymentOf(t, paymentId)).status, "SUCCEEDED");
+    assert.equal(
+      (await eventTypes(t)).filter((type) => type === "payment.succeeded").length,
+      1,
+    );
+  } finally {
+    await other.services.scheduler.stop();
+    await other.webhooks.stop();
+    await store.close();
+    await accounts.close();
     await t.close();
   }
 });

@@ -77,6 +77,33 @@ export async function startPaystead(
   return await startChild(command, port, "/healthz");
 }
 
+/**
+ * Starts `main.ts serve` like `startPaystead`, under a shell's `ulimit -n fileLimit`: the process
+ * can hold at most that many open files and sockets.
+ */
+export async function startPaysteadWithFileLimit(
+  dataDir: string,
+  fileLimit: number,
+  env: Record<string, string> = {},
+  port = freePort(),
+): Promise<ChildServer> {
+  const serve = [Deno.execPath(), "run", "-A", `${root}main.ts`, "serve", "--port", String(port)]
+    .concat(["--data-dir", dataDir]).map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(" ");
+  const command = new Deno.Command("sh", {
+    args: ["-c", `ulimit -n ${fileLimit} && exec ${serve}`],
+    env: {
+      LOG_LEVEL: "warn",
+      LISTEN_HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+    cwd: root,
+  });
+  return await startChild(command, port, "/healthz");
+}
+
 /** Starts a bare `Deno.serve` hello-world: the baseline every figure is a ratio of. */
 export async function startBareServer(port = freePort()): Promise<ChildServer> {
   const code =

@@ -50,6 +50,7 @@ Deno.test("[refunds] a partial refund reserves its amount, then succeeds with it
       failureCode: null,
       createdAt: START,
       updatedAt: START,
+      version: 1,
     };
     assert.deepEqual(created.body, pending);
     // NOTE: a pending refund already counts, so nothing can be refunded twice meanwhile.
@@ -57,7 +58,12 @@ Deno.test("[refunds] a partial refund reserves its amount, then succeeds with it
 
     t.clock.advance(1000);
     await t.services.scheduler.runDue();
-    const succeeded = { ...pending, status: "SUCCEEDED", updatedAt: "2026-11-21T10:00:01.000Z" };
+    const succeeded = {
+      ...pending,
+      status: "SUCCEEDED",
+      updatedAt: "2026-11-21T10:00:01.000Z",
+      version: 2,
+    };
     assert.deepEqual(await getJson(t, `/api/v1/refunds/${created.body.refundId}`), succeeded);
     assert.equal((await getJson(t, `/api/v1/payments/${payment.paymentId}`)).amountRefunded, 1200);
 
@@ -148,6 +154,7 @@ Deno.test("[refunds] a declined refund fails and gives its amount back", async (
       ...created.body,
       status: "FAILED",
       failureCode: "declined",
+      version: 2,
     };
     assert.deepEqual(await getJson(t, `/api/v1/refunds/${created.body.refundId}`), failed);
     assert.equal((await getJson(t, `/api/v1/payments/${payment.paymentId}`)).amountRefunded, 0);

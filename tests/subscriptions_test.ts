@@ -141,6 +141,7 @@ Deno.test("[subscriptions] a succeeded payment for a recurring offer starts a su
       metadata: { orderId: "A-1" },
       createdAt: START,
       updatedAt: START,
+      version: 1,
     };
     assert.deepEqual(data[0], expected);
     const get = await t.request("GET", subscriptionPath(expected));
@@ -349,6 +350,7 @@ Deno.test("[subscriptions] cancel now, or at the period end instead of renewing"
         nextChargeAt: null,
         canceledAt: START,
         cancellationReason: "requested",
+        version: 2,
       });
       const events = await eventsOf(app, "subscription.canceled");
       assert.deepEqual(events.at(-1)?.data, body);
@@ -366,6 +368,7 @@ Deno.test("[subscriptions] cancel now, or at the period end instead of renewing"
         ...subscription,
         cancelAtPeriodEnd: true,
         nextChargeAt: null,
+        version: 2,
       });
       assert.equal((await cancel(subscription, { atPeriodEnd: true })).status, 200);
       const canceledBefore = (await eventsOf(app, "subscription.canceled")).length;

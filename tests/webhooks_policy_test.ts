@@ -1,9 +1,16 @@
 import assert from "node:assert/strict";
-import { cachedPublicHostCheck, isPublicAddress } from "../lib/webhooks/address_policy.ts";
+import {
+  checkPublicHost,
+  type HostChecker,
+  type HostResolver,
+  isPublicAddress,
+} from "../lib/webhooks/address_policy.ts";
+import { sendAttempt } from "../lib/webhooks/sender.ts";
 import { nextAttemptAt, parseRetryAfter } from "../lib/webhooks/retry.ts";
 import { sign, webhookHeaders } from "../lib/webhooks/signing.ts";
 import { isSubscriptionPattern, subscribes } from "../lib/webhooks/subscriptions.ts";
 import { verifyWebhook, WebhookVerificationError } from "../lib/webhooks/verify.ts";
+import { startReceiver } from "./webhook_receiver.ts";
 
 Deno.test("[webhooks] only public unicast addresses count as public", () => {
   const notPublic = [
@@ -58,29 +65,93 @@ Deno.test("[webhooks] only public unicast addresses count as public", () => {
   for (const address of publicAddresses) assert.equal(isPublicAddress(address), true, address);
 });
 
-Deno.test("[webhooks] a host found public is trusted for 30 s; a refusal is asked again", async () => {
-  let now = 0;
-  let answer = ["93.184.216.34"];
+Deno.test("[webhooks] every attempt resolves again and connects to the address it checked", async (t) => {
+  const receiver = startReceiver();
+  const port = new URL(receiver.url).port;
+  // `.invalid` never resolves: a request that reaches the receiver went to the checked address.
+  const url = `http://hooks.paystead.invalid:${port}/hook`;
+  const answers = [["127.0.0.1"], ["10.0.0.1"], ["127.0.0.1"], ["127.0.0.1"]];
   const lookups: string[] = [];
-  const check = cachedPublicHostCheck((host) => {
+  const resolve: HostResolver = (host) => {
     lookups.push(host);
-    return Promise.resolve(answer);
-  }, () => now);
-  const url = new URL("https://hooks.example/x");
-  const signal = new AbortController().signal;
-  assert.equal((await check(url, signal)).ok, true);
-  answer = ["10.0.0.1"];
-  now = 29_999;
-  assert.equal((await check(url, signal)).ok, true, "still trusted");
-  assert.equal(lookups.length, 1);
-  now = 30_000;
-  assert.deepEqual(await check(url, signal), {
-    ok: false,
-    code: "address_not_allowed",
-    message: "hooks.example resolves to 10.0.0.1, which is not a public address.",
-  });
-  assert.equal((await check(url, signal)).ok, false);
-  assert.equal(lookups.length, 3, "a refusal is never remembered");
+    return Promise.resolve(answers.shift() ?? []);
+  };
+  // The receiver is on loopback, so here loopback plays the public address.
+  const checkHost: HostChecker = (url, signal) =>
+    checkPublicHost(url, resolve, signal, (address) => address === "127.0.0.1");
+  const attempt = () =>
+    sendAttempt({
+      url,
+      body: '{"id":"evt_1"}',
+      headers: { "content-type": "application/json", "webhook-id": "evt_1" },
+      checkHost,
+      stop: new AbortController().signal,
+      timeoutMs: 10_000,
+      now: Date.now(),
+    });
+  try {
+    await t.step("a public answer: delivered there, with the name as Host", async () => {
+      const outcome = await attempt();
+      assert.equal(outcome.kind, "succeeded");
+      assert.equal(outcome.responseStatus, 200);
+      assert.equal(outcome.responseBody, "ok");
+      assert.equal(receiver.received.length, 1);
+      const [received] = receiver.received;
+      assert.equal(received.headers.get("host"), `hooks.paystead.invalid:${port}`);
+      assert.equal(received.headers.get("webhook-id"), "evt_1");
+      assert.equal(received.body, '{"id":"evt_1"}');
+    });
+    await t.step("the name repointed at a private address: refused, nothing sent", async () => {
+      const outcome = await attempt();
+      assert.equal(outcome.kind, "failed");
+      assert.equal(outcome.errorCode, "address_not_allowed");
+      assert.equal(
+        outcome.errorMessage,
+        "hooks.paystead.invalid resolves to 10.0.0.1, which is not a public address.",
+      );
+      assert.equal(receiver.received.length, 1);
+      assert.deepEqual(lookups, ["hooks.paystead.invalid", "hooks.paystead.invalid"]);
+    });
+    await t.step("the receiver's status, Retry-After and body come through", async () => {
+      receiver.answer = () =>
+        new Response("busy", { status: 503, headers: { "Retry-After": "120" } });
+      const outcome = await attempt();
+      assert.equal(outcome.kind, "failed");
+      assert.equal(outcome.errorCode, "http_status");
+      assert.equal(outcome.responseStatus, 503);
+      assert.equal(outcome.responseBody, "busy");
+      assert.equal(outcome.retryAfterMs, 120_000);
+      assert.equal(receiver.received.length, 2);
+    });
+    await t.step("a receiver that never answers: the attempt times out", async () => {
+      const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const held: Deno.Conn[] = [];
+      const accepting = (async () => {
+        for await (const conn of silent) held.push(conn);
+      })();
+      try {
+        const outcome = await sendAttempt({
+          url: `https://hooks.paystead.invalid:${silent.addr.port}/hook`,
+          body: "{}",
+          headers: {},
+          checkHost,
+          stop: new AbortController().signal,
+          timeoutMs: 200,
+          now: Date.now(),
+        });
+        assert.equal(outcome.kind, "failed");
+        assert.equal(outcome.errorCode, "timeout");
+        assert.equal(outcome.errorMessage, "No complete answer within 0.2 s.");
+        assert.equal(held.length, 1, "the connection went to the checked address");
+      } finally {
+        silent.close();
+        for (const conn of held) conn.close();
+        await accepting.catch(() => {});
+      }
+    });
+  } finally {
+    await receiver.close();
+  }
 });
 
 Deno.test("[webhooks] Retry-After is read as seconds or a date, capped at 24 hours", () => {

@@ -7,6 +7,7 @@ import * as environment0003 from "./environment/0003_checkout.ts";
 import * as environment0004 from "./environment/0004_billing.ts";
 import * as environment0005 from "./environment/0005_panel.ts";
 import * as environment0006 from "./environment/0006_payment_attempts.ts";
+import * as environment0007 from "./environment/0007_devtools.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
 export interface Migration {
@@ -29,4 +30,5 @@ export const environmentMigrations: Record<string, Migration> = {
   "0004_billing": environment0004,
   "0005_panel": environment0005,
   "0006_payment_attempts": environment0006,
+  "0007_devtools": environment0007,
 };

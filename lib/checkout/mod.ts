@@ -60,6 +60,7 @@ export function toCheckoutSession(row: CheckoutSessionRecord, publicUrl: string)
     metadata: JSON.parse(row.metadata),
     paymentId: row.payment_public_id,
     createdAt: toIso(row.created_at),
+    version: row.version,
   };
 }
 

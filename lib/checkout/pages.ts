@@ -138,11 +138,21 @@ export async function attemptSessionCode(
   if (code === null) return await rejectMalformedCode(services, session.public_id);
   const ctx = await orgContextOnClock(services, session.org_id);
   const updated = await payCheckoutSession(ctx, session, code, { enforceLock: true, payer });
-  return sessionState(
+  const state = sessionState(
     updated,
     await lockedForSeconds(services.store.db, updated.public_id, services.clock.now()),
     ctx.now(),
   );
+  return updated.payment_status === "PENDING" ? providerUnreachable(state) : state;
+}
+
+/**
+ * The answer to a code whose attempt ended with the payment still PENDING: only a provider that
+ * could not be reached does that. Nothing was charged, and a new code may be tried.
+ */
+function providerUnreachable(state: CheckoutState): CheckoutState {
+  if (state.phase !== "ready") return state;
+  return { ...state, phase: "failed", failureCode: "provider_unavailable", canRetry: true };
 }
 
 async function paymentSummary(services: Services, payment: PaymentRecord): Promise<OrderSummary> {
@@ -207,11 +217,12 @@ export async function attemptPaymentCode(
   const code = normaliseCode(rawCode);
   if (code === null) return await rejectMalformedCode(services, payment.public_id);
   const updated = await payHostedPayment(services, payment, code, payer);
-  return hostedPaymentState(
+  const state = hostedPaymentState(
     updated,
     await lockedForSeconds(services.store.db, updated.public_id, services.clock.now()),
     await orgNow(services, updated.org_id),
   );
+  return updated.status === "PENDING" ? providerUnreachable(state) : state;
 }
 
 /** What opening an offer's QR code leads to. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AmountOrZero, HttpUrl, Metadata, Timestamp } from "../schemas.ts";
+import { AmountOrZero, HttpUrl, Metadata, NOT_BLANK, Timestamp, Version } from "../schemas.ts";
 import { SESSION_STATUSES } from "./status.ts";
 
 /** Most line items a session may carry. */
@@ -8,7 +8,7 @@ const MAX_LINE_ITEMS = 100;
 const MAX_ALLOWED_ORIGINS = 20;
 
 export const LineItem = z.strictObject({
-  name: z.string().trim().min(1).max(200).meta({ example: "Espresso beans 1 kg" }),
+  name: z.string().trim().min(1).max(200).meta({ ...NOT_BLANK, example: "Espresso beans 1 kg" }),
   quantity: z.int().min(1).max(10_000),
   unitAmount: AmountOrZero.meta({ description: "Price of one unit in minor units." }),
 }).meta({ id: "LineItem", description: "One line of the purchase shown to the customer." });
@@ -57,6 +57,7 @@ export const CheckoutSession = z.strictObject({
       "the last attempt (a FAILED attempt leaves the session OPEN for another).",
   }),
   createdAt: Timestamp,
+  version: Version,
 }).meta({ id: "CheckoutSession", description: "An embedded checkout for one offer." });
 export type CheckoutSession = z.infer<typeof CheckoutSession>;
 

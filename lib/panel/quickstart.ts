@@ -109,6 +109,7 @@ export function quickstartSamples(publicUrl: string, now: number) {
     failed_at: null,
     canceled_at: null,
     expired_at: null,
+    version: 1,
   });
   const endpoint = toWebhookEndpoint({
     id: 0,
@@ -149,6 +150,7 @@ export function quickstartSamples(publicUrl: string, now: number) {
     updated_at: now,
     completed_at: paid ? now + 1000 : null,
     expired_at: null,
+    version: paid ? 3 : 1,
     qr_id: offerRow.public_id,
     offer_name: offerRow.name,
     offer_description: offerRow.description,

@@ -13,7 +13,13 @@ import { newId } from "../ids.ts";
 import { errorFields } from "../log.ts";
 import { ProviderUnavailableError } from "../providers/mod.ts";
 import { assertPayable } from "./mod.ts";
-import { applyAttemptOutcome, type AttemptAnswer, POLL_INTERVAL_MS } from "./outcome.ts";
+import {
+  applyAttemptOutcome,
+  type AttemptAnswer,
+  PAYMENT_ATTEMPTS_JOB,
+  POLL_INTERVAL_MS,
+} from "./outcome.ts";
+import { afterCommit } from "../after_commit.ts";
 
 /** Who typed the code: the customer's address as it reached us through trusted proxies. */
 export interface Payer {
@@ -42,6 +48,9 @@ export async function openAttempt(
       `The payment '${payment.public_id}' is waiting for the customer's confirmation; wait for its result.`,
     );
   }
+  const checkAt = now + POLL_INTERVAL_MS;
+  // Asked about after a minute unless an answer comes first (a lost answer, say).
+  afterCommit(services.store, () => services.scheduler.wake(PAYMENT_ATTEMPTS_JOB, checkAt));
   return await insertAttempt(trx, {
     public_id: newId("paymentAttempt"),
     org_id: current.org_id,
@@ -51,8 +60,7 @@ export async function openAttempt(
     status: "OPEN",
     failure_code: null,
     deadline_at: now + services.provider.orderValidityMs,
-    // Asked about after a minute unless an answer comes first (a crash before it, say).
-    check_at: now + POLL_INTERVAL_MS,
+    check_at: checkAt,
     created_at: now,
     updated_at: now,
     finished_at: null,

@@ -58,6 +58,7 @@ export function toPayment(row: PaymentRecord, publicUrl: string): Payment {
     metadata: JSON.parse(row.metadata),
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
+    version: row.version,
   };
 }
 

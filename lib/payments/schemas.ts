@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { FAILURE_CODES } from "../providers/mod.ts";
-import { HttpUrl, ListQuery, Metadata, Timestamp } from "../schemas.ts";
+import { HttpUrl, ListQuery, Metadata, NOT_BLANK, Timestamp, Version } from "../schemas.ts";
 import { PAYMENT_STATUSES } from "./status.ts";
 
 export const Customer = z.strictObject({
   email: z.email().max(254).optional().meta({ example: "ada@example.com" }),
-  name: z.string().trim().min(1).max(200).optional().meta({ example: "Ada Lovelace" }),
+  name: z.string().trim().min(1).max(200).optional().meta({
+    ...NOT_BLANK,
+    example: "Ada Lovelace",
+  }),
 }).meta({ id: "CustomerInput" });
 
 export const CreatePaymentRequest = z.strictObject({
@@ -52,5 +55,6 @@ export const Payment = z.strictObject({
   metadata: z.record(z.string(), z.string()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  version: Version,
 }).meta({ id: "Payment", description: "A customer payment for an offer." });
 export type Payment = z.infer<typeof Payment>;

@@ -42,6 +42,7 @@ export function toRefund(row: RefundRecord): Refund {
     failureCode: row.failure_code as RefundFailureCode | null,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
+    version: row.version,
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REFUND_FAILURE_CODES } from "../providers/mod.ts";
-import { Amount, Timestamp } from "../schemas.ts";
+import { Amount, NOT_BLANK, Timestamp, Version } from "../schemas.ts";
 import { REFUND_STATUSES } from "./status.ts";
 
 export const CreateRefundRequest = z.strictObject({
@@ -8,6 +8,7 @@ export const CreateRefundRequest = z.strictObject({
     description: "How much to refund, in minor units; by default everything not yet refunded.",
   }),
   reason: z.string().trim().min(1).max(500).optional().meta({
+    ...NOT_BLANK,
     description: "Why the money goes back, for your records and the payment method.",
     example: "Customer returned the item",
   }),
@@ -28,6 +29,7 @@ export const Refund = z.strictObject({
   }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  version: Version,
 }).meta({
   id: "Refund",
   description: "Money given back from a succeeded payment. While PENDING or SUCCEEDED its " +

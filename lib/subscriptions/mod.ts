@@ -57,6 +57,7 @@ export function toSubscription(row: SubscriptionRecord): Subscription {
     metadata: JSON.parse(row.metadata),
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
+    version: row.version,
   };
 }
 

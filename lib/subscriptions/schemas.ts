@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RECURRING_INTERVALS } from "../offers.ts";
-import { ListQuery, Timestamp } from "../schemas.ts";
+import { ListQuery, Timestamp, Version } from "../schemas.ts";
 import { CANCELLATION_REASONS, SUBSCRIPTION_STATUSES } from "./status.ts";
 
 export const CancelSubscriptionRequest = z.strictObject({
@@ -43,6 +43,7 @@ export const Subscription = z.strictObject({
   }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  version: Version,
 }).meta({
   id: "Subscription",
   description: "Started by a successful payment for a recurring offer; renewed by a charge at " +

@@ -1,4 +1,4 @@
-import type { Environment } from "../config.ts";
+import type { Config } from "../config.ts";
 
 /** Resolves a host name to its IPv4 and IPv6 addresses; an empty list when it has none. */
 export type HostResolver = (hostname: string, signal: AbortSignal) => Promise<string[]>;
@@ -134,8 +134,43 @@ export function isPublicAddress(address: string): boolean {
   return !FORBIDDEN_IPV6.some((block) => inBlock(v6, block));
 }
 
-/** Why a URL cannot receive this environment's webhooks, judged without DNS; null if it can. */
-export function urlShapeProblem(url: URL, environment: Environment): string | null {
+/** Tells whether `host` (a URL host name or an address) is this machine's loopback. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.toLowerCase().replace(/^\[|\]$/g, "");
+  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
+  const v4 = parseIpv4(bare);
+  if (v4) return v4[0] === 127;
+  const v6 = parseIpv6(bare);
+  if (!v6) return false;
+  if (inBlock(v6, EMBEDDING_IPV6[0])) return v6[12] === 127;
+  return v6.every((byte, index) => byte === (index === 15 ? 1 : 0));
+}
+
+/**
+ * Who must send webhooks to public https addresses only, checked at registration and before
+ * every attempt, the connection pinned to the checked address: production, and a sandbox served
+ * beyond this machine (`PUBLIC_URL` not loopback), whose merchants could otherwise probe the
+ * host's network and read the answers in the delivery log, unless the operator allows private
+ * targets. `null`: a sandbox on a laptop, delivering to localhost as a developer expects.
+ */
+export type TargetPolicy = "production" | "public_sandbox" | null;
+
+/** The address policy webhook targets follow under `config`. */
+export function webhookTargetPolicy(
+  config: Pick<Config, "environment" | "publicUrl" | "webhookAllowPrivateTargets">,
+): TargetPolicy {
+  if (config.environment === "production") return "production";
+  if (config.webhookAllowPrivateTargets) return null;
+  return isLoopbackHost(new URL(config.publicUrl).hostname) ? null : "public_sandbox";
+}
+
+/** The words that say where a refused rule applies, for error messages. */
+export function policyScope(policy: Exclude<TargetPolicy, null>): string {
+  return policy === "production" ? "in production" : "in a sandbox served beyond this machine";
+}
+
+/** Why a URL cannot receive webhooks under `policy`, judged without DNS; null if it can. */
+export function urlShapeProblem(url: URL, policy: TargetPolicy): string | null {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     return "must be an http:// or https:// URL";
   }
@@ -143,36 +178,38 @@ export function urlShapeProblem(url: URL, environment: Environment): string | nu
     return "must not contain a user name or password; authenticate with the signature instead";
   }
   if (url.hash !== "") return "must not contain a fragment (#...)";
-  if (environment === "sandbox") return null;
-  if (url.protocol !== "https:") return "must be an https:// URL in production";
+  if (policy === null) return null;
+  const scope = policyScope(policy);
+  if (url.protocol !== "https:") return `must be an https:// URL ${scope}`;
   const host = url.hostname.toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) {
-    return "must not point at localhost in production";
+    return `must not point at localhost ${scope}`;
   }
   if (isIpLiteral(host) && !isPublicAddress(host)) {
-    return "must not point at a loopback, private, link-local or reserved address in production";
+    return `must not point at a loopback, private, link-local or reserved address ${scope}`;
   }
   return null;
 }
 
-/** The outcome of checking where a production URL's host resolves to. */
+/** The outcome of checking where a URL's host resolves to. */
 export type HostCheck =
   | { ok: true; addresses: string[] }
   | { ok: false; code: "dns_failed" | "address_not_allowed"; message: string };
 
 /**
- * Resolves a URL's host and checks that every address it resolves to is public. An IP literal is
- * checked as it is. Used at registration and again before every production attempt, because a
- * name can be repointed after it was registered.
+ * Resolves a URL's host and checks that every address it resolves to is public (`isAllowed`,
+ * which tests replace). An IP literal is checked as it is. Used at registration and again before
+ * every attempt under the policy, because a name can be repointed after it was registered.
  */
 export async function checkPublicHost(
   url: URL,
   resolve: HostResolver,
   signal: AbortSignal,
+  isAllowed: (address: string) => boolean = isPublicAddress,
 ): Promise<HostCheck> {
   const host = url.hostname.toLowerCase();
   if (isIpLiteral(host)) {
-    return isPublicAddress(host) ? { ok: true, addresses: [host] } : {
+    return isAllowed(host) ? { ok: true, addresses: [host] } : {
       ok: false,
       code: "address_not_allowed",
       message: `${host} is not a public address.`,
@@ -191,7 +228,7 @@ export async function checkPublicHost(
   if (addresses.length === 0) {
     return { ok: false, code: "dns_failed", message: `${host} has no A or AAAA record.` };
   }
-  const forbidden = addresses.find((address) => !isPublicAddress(address));
+  const forbidden = addresses.find((address) => !isAllowed(address));
   if (forbidden !== undefined) {
     return {
       ok: false,
@@ -206,28 +243,10 @@ export async function checkPublicHost(
 export type HostChecker = (url: URL, signal: AbortSignal) => Promise<HostCheck>;
 
 /**
- * A `checkPublicHost` that trusts a host found public for `ttlMs` (by `now`), so a busy
- * endpoint costs a DNS query every 30 s rather than one per attempt. Refusals and failures are
- * never remembered: the next attempt asks again.
+ * The check before every attempt: resolves the name again each time and is never cached, and
+ * the attempt connects to the addresses it found (see `postToCheckedAddress`), so what the
+ * name answers later, to a cache or to the connection, does not matter.
  */
-export function cachedPublicHostCheck(
-  resolve: HostResolver,
-  now: () => number,
-  ttlMs = 30_000,
-  maxHosts = 1_000,
-): HostChecker {
-  const trusted = new Map<string, { check: HostCheck; until: number }>();
-  return async (url, signal) => {
-    const host = url.hostname.toLowerCase();
-    const hit = trusted.get(host);
-    if (hit && hit.until > now()) return hit.check;
-    const check = await checkPublicHost(url, resolve, signal);
-    if (check.ok) {
-      if (trusted.size >= maxHosts) trusted.clear();
-      trusted.set(host, { check, until: now() + ttlMs });
-    } else {
-      trusted.delete(host);
-    }
-    return check;
-  };
+export function publicHostCheck(resolve: HostResolver): HostChecker {
+  return (url, signal) => checkPublicHost(url, resolve, signal);
 }

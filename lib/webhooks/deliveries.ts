@@ -50,7 +50,8 @@ export function toWebhookDelivery(
     id: row.public_id,
     eventId: row.event_public_id,
     endpointId: row.endpoint_public_id,
-    trigger: row.triggered_by as DeliveryTrigger,
+    // A recovery's deliveries are resends in the table (its CHECK is frozen), marked by recovery_id.
+    trigger: row.recovery_id === null ? row.triggered_by as DeliveryTrigger : "RECOVERY",
     status: row.status as DeliveryStatus,
     attemptCount: row.attempt_count,
     nextAttemptAt: row.in_flight === 1 ? null : toIsoOrNull(row.next_attempt_at),

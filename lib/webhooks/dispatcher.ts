@@ -4,11 +4,12 @@ import {
   nextDeliveryDueAfter,
   releaseLeases,
 } from "../../db/webhook_deliveries.ts";
+import { listOrganisationIdsOnPlan } from "../../db/organisations.ts";
 import { readOutboxPosition } from "../../db/webhook_fanout.ts";
 import type { Services } from "../context.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
-import { cachedPublicHostCheck, type HostChecker } from "./address_policy.ts";
+import { type HostChecker, publicHostCheck, webhookTargetPolicy } from "./address_policy.ts";
 import {
   type AttemptBudget,
   claimDueAttempts,
@@ -101,10 +102,10 @@ export class WebhookDispatcher {
   constructor(services: Services, options: WebhookDeliveryOptions = {}) {
     this.#services = services;
     this.#options = { ...DEFAULTS, ...options };
-    // NOTE: production checks where a URL points before every attempt, not only at
-    // registration: a name can be repointed at an internal address afterwards.
-    this.#checkHost = services.environment === "production"
-      ? cachedPublicHostCheck(services.resolveHost, () => services.clock.now())
+    // NOTE: under the address policy, where a URL points is checked before every attempt, not
+    // only at registration: a name can be repointed at an internal address afterwards.
+    this.#checkHost = webhookTargetPolicy(services.config) !== null
+      ? publicHostCheck(services.resolveHost)
       : null;
   }
 
@@ -217,6 +218,11 @@ export class WebhookDispatcher {
       }
     }
     if (reports.length === 0 && !fanOut && !claim) return false;
+    // NOTE: plans live in the accounts database, which the CLI changes from another process:
+    // read them in every round that may start attempts, so a downgrade takes effect at once.
+    const paused = new Set(
+      fanOut || claim ? await listOrganisationIdsOnPlan(this.#services.accounts.db, "FREE") : [],
+    );
     if (claim) {
       this.#dueHint = false;
       this.#dueCheckAt = performance.now() + DUE_CHECK_EVERY_MS;
@@ -248,6 +254,7 @@ export class WebhookDispatcher {
             runningAttemptOf: (deliveryId) => this.#leased.get(deliveryId)?.attempt,
             maxAttempts: schedule.length,
             rotation: this.#rotation++,
+            paused,
           })
           : [];
         const fannedOut = fanOut && budget.remaining() > 0
@@ -257,6 +264,7 @@ export class WebhookDispatcher {
             limit: budget.remaining(),
             leaseMs,
             budget,
+            paused,
           })
           : null;
         return { recorded, claimed, fannedOut, now };

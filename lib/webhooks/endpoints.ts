@@ -28,7 +28,12 @@ import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
 import type { ListQuery, Page } from "../schemas.ts";
-import { checkPublicHost, urlShapeProblem } from "./address_policy.ts";
+import {
+  checkPublicHost,
+  policyScope,
+  urlShapeProblem,
+  webhookTargetPolicy,
+} from "./address_policy.ts";
 import type {
   CreateWebhookEndpointRequest,
   DisabledReason,
@@ -90,9 +95,10 @@ export function signingSecrets(
 /** Throws the 400 that says why `url` cannot receive this environment's webhooks. */
 async function checkEndpointUrl(services: Services, url: string): Promise<void> {
   const parsed = new URL(url);
-  const problem = urlShapeProblem(parsed, services.environment);
+  const policy = webhookTargetPolicy(services.config);
+  const problem = urlShapeProblem(parsed, policy);
   if (problem) throw new ApiError("parameter_invalid", `'url': ${problem}.`, { param: "url" });
-  if (services.environment !== "production") return;
+  if (policy === null) return;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), REGISTRATION_DNS_TIMEOUT_MS);
   try {
@@ -100,7 +106,7 @@ async function checkEndpointUrl(services: Services, url: string): Promise<void> 
     if (!check.ok) {
       throw new ApiError(
         "parameter_invalid",
-        `'url': ${check.message} Production webhooks go only to public addresses.`,
+        `'url': ${check.message} Webhooks ${policyScope(policy)} go only to public addresses.`,
         { param: "url" },
       );
     }

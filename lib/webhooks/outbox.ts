@@ -23,6 +23,8 @@ import { signingSecrets } from "./endpoints.ts";
 import type { DeliveryTrigger } from "./schemas.ts";
 import { subscribes } from "./subscriptions.ts";
 
+const NONE: ReadonlySet<number> = new Set();
+
 /** One leased attempt: everything needed to send it and to record its result. */
 export interface ClaimedAttempt {
   deliveryId: number;
@@ -64,6 +66,8 @@ export interface FanOutResult {
  * the cursor, in the caller's write transaction. The API's own transaction only writes its
  * event (the outbox row); this runs after its commit, so fan-out costs the API nothing, and
  * because cursor and deliveries commit together, no event is fanned out twice or skipped.
+ * Events of a `paused` organisation (FREE) get no delivery: they stay in the event log, where
+ * the organisation can recover them after an upgrade.
  *
  * A delivery due at once to an endpoint with room in `budget` is made already leased: a fresh
  * event reaches its receivers with one write, and a delivery needs no separate claim. The
@@ -78,6 +82,8 @@ export async function fanOutEvents(
     limit: number;
     leaseMs: number;
     budget: AttemptBudget;
+    /** Organisations whose events are not delivered (FREE); none when omitted. */
+    paused?: ReadonlySet<number>;
   },
 ): Promise<FanOutResult> {
   const { now, budget } = input;
@@ -90,7 +96,8 @@ export async function fanOutEvents(
     if (from > cursor) await advanceFanoutCursor(trx, from);
     return { lastEventId: from, events: 0, limit: input.limit, deliveries: 0, claimed: [] };
   }
-  const endpoints = await findEnabledEndpoints(trx, [...new Set(events.map((e) => e.org_id))]);
+  const orgIds = new Set(events.map((event) => event.org_id)).difference(input.paused ?? NONE);
+  const endpoints = await findEnabledEndpoints(trx, [...orgIds]);
   const byOrg = Map.groupBy(
     endpoints.map((endpoint) => ({ ...endpoint, patterns: JSON.parse(endpoint.event_types) })),
     (endpoint) => endpoint.org_id,
@@ -160,6 +167,8 @@ export interface ClaimInput {
   maxAttempts: number;
   /** Rotates which endpoint is served first, so none is always last. */
   rotation: number;
+  /** Organisations whose due deliveries are canceled, not attempted (FREE); none when omitted. */
+  paused?: ReadonlySet<number>;
 }
 
 const EXPIRED_LEASE_MESSAGE = "No result was recorded: the process making this attempt stopped " +
@@ -210,7 +219,10 @@ export async function claimDueAttempts(
         renew.push({ id: delivery.id, attempt: delivery.attempt_count });
         continue;
       }
+      // NOTE: a downgrade to FREE cancels what was queued rather than keeping it for an
+      // upgrade: one rule for the whole FREE window, which recover then sends again in full.
       const disabled = endpoint.deleted_at !== null ||
+        (input.paused ?? NONE).has(endpoint.org_id) ||
         (endpoint.enabled === 0 && delivery.triggered_by !== "TEST");
       if (disabled) {
         cancel.push(delivery.id);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HttpUrl, Timestamp } from "../schemas.ts";
-import { isSubscriptionPattern } from "./subscriptions.ts";
+import { isSubscriptionPattern, SUBSCRIPTION_PATTERNS } from "./subscriptions.ts";
 
 const EndpointId = z.string().meta({ example: "we_4f9TqYcW2mJx8bN3kL6pR1sV" });
 
@@ -12,15 +12,15 @@ export type DisabledReason = (typeof DISABLED_REASONS)[number];
 export const DELIVERY_STATUSES = ["PENDING", "SUCCEEDED", "FAILED", "CANCELED"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** What started a delivery: the event's fan-out, a resend, or the test operation. */
-export const DELIVERY_TRIGGERS = ["EVENT", "RESEND", "TEST"] as const;
+/** What started a delivery: the event's fan-out, a resend, the test operation, or a recovery. */
+export const DELIVERY_TRIGGERS = ["EVENT", "RESEND", "TEST", "RECOVERY"] as const;
 export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 
 const Subscriptions = z.array(
   z.string().max(100).refine(
     isSubscriptionPattern,
     "must be '*', an event type such as payment.succeeded, or a family such as payment.*",
-  ),
+  ).meta({ enum: [...SUBSCRIPTION_PATTERNS] }),
 ).min(1).max(50).meta({
   description: "Event types to receive: `*`, exact types, or families like `payment.*`.",
   example: ["payment.*", "refund.succeeded"],

@@ -1,4 +1,5 @@
 import type { HostChecker } from "./address_policy.ts";
+import { postToCheckedAddress, type ReceiverAnswer } from "./pinned_request.ts";
 import { parseRetryAfter } from "./retry.ts";
 
 /** How long an attempt may take, DNS to the last byte read; the contract's 15 s. */
@@ -32,7 +33,10 @@ export interface AttemptRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
-  /** Production: checks the host resolves to public addresses only, before connecting. */
+  /**
+   * Under the address policy: checks the host resolves to public addresses only; the attempt
+   * then connects to the addresses checked.
+   */
   checkHost: HostChecker | null;
   /** Aborted when the process stops. */
   stop: AbortSignal;
@@ -109,17 +113,16 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutco
     return null;
   };
   try {
+    const init = { headers: request.headers, body: request.body, signal };
+    let response: ReceiverAnswer;
     if (request.checkHost) {
-      const check = await request.checkHost(new URL(request.url), signal);
+      const url = new URL(request.url);
+      const check = await request.checkHost(url, signal);
       if (!check.ok) return aborted() ?? failure(check.code, check.message, elapsed());
+      response = await postToCheckedAddress(url, check.addresses, init);
+    } else {
+      response = await fetch(request.url, { ...init, method: "POST", redirect: "manual" });
     }
-    const response = await fetch(request.url, {
-      method: "POST",
-      headers: request.headers,
-      body: request.body,
-      redirect: "manual",
-      signal,
-    });
     const responseBody = await readBounded(response.body);
     const status = response.status;
     const base = {

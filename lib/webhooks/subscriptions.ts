@@ -14,6 +14,13 @@ const WILDCARDS = new Set(
   }),
 );
 
+/** Every subscription an endpoint may list: `*`, each wildcard and each type. */
+export const SUBSCRIPTION_PATTERNS: readonly string[] = [
+  "*",
+  ...WILDCARDS,
+  ...SUBSCRIBABLE_EVENT_TYPES,
+];
+
 /** Tells whether `pattern` is a subscription: `*`, an event type or a wildcard like `payment.*`. */
 export function isSubscriptionPattern(pattern: string): boolean {
   return pattern === "*" || WILDCARDS.has(pattern) ||

@@ -19,8 +19,20 @@ import {
 } from "./openapi.ts";
 
 const tags = ["Checkout sessions"];
-const QrIdParam = z.object({
-  qrId: z.string().max(100).meta({ example: "qr_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+// NOTE: `POST /checkout-sessions/{qrId}` (the specification's) and `GET
+// /checkout-sessions/{sessionId}` are one path template to OpenAPI; two names for it are an
+// error in every linter. The document names it `{id}` and each operation says which id it takes.
+const OfferIdAsId = z.object({
+  id: z.string().max(100).meta({
+    description: "The offer's id (`qrId`, `qr_...`) to open a session for.",
+    example: "qr_4f9TqYcW2mJx8bN3kL6pR1sV",
+  }),
+});
+const SessionIdAsId = z.object({
+  id: z.string().max(100).meta({
+    description: "The session's id (`sessionId`, `cs_...`).",
+    example: "cs_4f9TqYcW2mJx8bN3kL6pR1sV",
+  }),
 });
 const SessionIdParam = z.object({
   sessionId: z.string().max(100).meta({ example: "cs_4f9TqYcW2mJx8bN3kL6pR1sV" }),
@@ -31,7 +43,7 @@ export const checkoutSessions = createApiRouter()
   .openapi(
     createRoute({
       method: "post",
-      path: "/{qrId}",
+      path: "/{id}",
       operationId: "createCheckoutSession",
       summary: "Create a checkout session for an offer",
       description: "The session's `embedUrl` may only be framed by the origin of `embedLink`, " +
@@ -40,7 +52,7 @@ export const checkoutSessions = createApiRouter()
       tags,
       request: {
         headers: idempotencyHeader,
-        params: QrIdParam,
+        params: OfferIdAsId,
         body: jsonBody(CreateCheckoutSessionRequest),
       },
       responses: {
@@ -52,7 +64,7 @@ export const checkoutSessions = createApiRouter()
       const ctx = c.var.ctx;
       const session = await createCheckoutSession(
         ctx,
-        c.req.valid("param").qrId,
+        c.req.valid("param").id,
         c.req.valid("json"),
       );
       return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 201);
@@ -61,11 +73,12 @@ export const checkoutSessions = createApiRouter()
   .openapi(
     createRoute({
       method: "get",
-      path: "/{sessionId}",
+      path: "/{id}",
       operationId: "getCheckoutSession",
       summary: "Get a checkout session",
+      description: "The session with its latest payment attempt (`paymentId`).",
       tags,
-      request: { params: SessionIdParam },
+      request: { params: SessionIdAsId },
       responses: {
         200: { description: "The session.", ...json(CheckoutSession) },
         ...errors(401, 403, 404),
@@ -73,7 +86,7 @@ export const checkoutSessions = createApiRouter()
     }),
     async (c) => {
       const ctx = c.var.ctx;
-      const session = await getCheckoutSession(ctx, c.req.valid("param").sessionId);
+      const session = await getCheckoutSession(ctx, c.req.valid("param").id);
       return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 200);
     },
   )

@@ -13,6 +13,7 @@ export const checkoutSettings = createApiRouter()
       path: "/",
       operationId: "getCheckoutSettings",
       summary: "Get the checkout settings",
+      description: "The origins allowed to embed this organisation's checkout sessions.",
       tags,
       responses: {
         200: { description: "The allowed embedding origins.", ...json(CheckoutSettings) },

@@ -14,6 +14,7 @@ import { checkoutSettings } from "./checkout_settings.ts";
 import { events } from "./events.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
+import { completeDocument } from "./openapi_document.ts";
 import { payments, paymentsAlias } from "./payments.ts";
 import { paymentRefunds, refunds } from "./refunds.ts";
 import { sandbox } from "./sandbox.ts";
@@ -79,7 +80,7 @@ export function createApi(
   });
   let document: unknown;
   api.get("/api/v1/openapi.json", (c) => {
-    document ??= api.getOpenAPI31Document({
+    document ??= completeDocument(api.getOpenAPI31Document({
       openapi: "3.1.0",
       info: {
         title: "Paystead API",
@@ -89,7 +90,7 @@ export function createApi(
       },
       servers: [{ url: services.config.publicUrl, description: services.environment }],
       security: [{ bearerAuth: [] }],
-    });
+    }));
     return c.json(document);
   });
   api.route("/api/v1", v1);

@@ -28,6 +28,8 @@ export const offers = createApiRouter()
       path: "/",
       operationId: "createOffer",
       summary: "Create an offer",
+      description:
+        "Creates an offer: what a customer pays for. Its `qrId` starts payments and checkout sessions; with `recurring`, each successful payment starts a subscription.",
       tags,
       request: { headers: idempotencyHeader, body: jsonBody(CreateOfferRequest) },
       responses: {
@@ -43,6 +45,7 @@ export const offers = createApiRouter()
       path: "/",
       operationId: "listOffers",
       summary: "List offers",
+      description: "The offers of this organisation and environment, newest first.",
       tags,
       request: { query: ListOffersQuery },
       responses: {
@@ -61,6 +64,7 @@ export const offers = createApiRouter()
       path: "/{qrId}",
       operationId: "getOffer",
       summary: "Get an offer",
+      description: "One offer by its `qrId`.",
       tags,
       request: { params: QrIdParam },
       responses: { 200: { description: "The offer.", ...json(Offer) }, ...errors(401, 403, 404) },

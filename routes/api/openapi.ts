@@ -33,6 +33,10 @@ const ERROR_DESCRIPTIONS = {
   403: "The organisation's plan or the caller's role does not allow this.",
   404: "No such resource in this organisation.",
   409: "The resource's state does not allow this, or an Idempotency-Key conflict.",
+  413: "The request body is larger than 1 MiB.",
+  415: "The request body is not JSON (send Content-Type: application/json).",
+  429: "Too many requests for this API key (or too many open event streams); see Retry-After.",
+  503: "The server is stopping or its storage cannot take writes; retry after Retry-After.",
 } as const;
 
 /** The documented error responses of an operation. */
@@ -49,7 +53,7 @@ export function errors<S extends keyof typeof ERROR_DESCRIPTIONS>(...statuses: S
 
 /** The `Idempotency-Key` header every POST accepts. */
 export const idempotencyHeader = z.object({
-  "idempotency-key": z.string().min(1).max(255).optional().meta({
+  "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().meta({
     description:
       "Makes a retry safe: the first response is replayed for 24 hours (Idempotent-Replayed: true).",
   }),

@@ -73,6 +73,7 @@ export const payments = createApiRouter()
       path: "/",
       operationId: "listPayments",
       summary: "List payments",
+      description: "Payments newest first, optionally by status or offer.",
       tags,
       request: { query: ListPaymentsQuery },
       responses: {
@@ -95,6 +96,7 @@ export const payments = createApiRouter()
       path: "/{paymentId}",
       operationId: "getPayment",
       summary: "Get a payment",
+      description: "One payment with its status, amount refunded and failure code.",
       tags,
       request: { params: PaymentIdParam },
       responses: {
@@ -113,6 +115,8 @@ export const payments = createApiRouter()
       path: "/{paymentId}/cancel",
       operationId: "cancelPayment",
       summary: "Cancel a pending payment",
+      description:
+        "Cancels a PENDING payment (payment.canceled). A payment being processed or already final answers 409.",
       tags,
       request: { headers: idempotencyHeader, params: PaymentIdParam, body: emptyBody },
       responses: {

@@ -50,6 +50,7 @@ export const paymentRefunds = createApiRouter()
       path: "/{paymentId}/refunds",
       operationId: "listPaymentRefunds",
       summary: "List a payment's refunds",
+      description: "The refunds of one payment, newest first.",
       tags,
       request: { params: PaymentIdParam, query: ListQuery },
       responses: {
@@ -75,6 +76,7 @@ export const refunds = createApiRouter()
       path: "/{refundId}",
       operationId: "getRefund",
       summary: "Get a refund",
+      description: "One refund with its status and failure code.",
       tags,
       request: {
         params: z.object({

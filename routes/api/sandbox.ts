@@ -17,6 +17,8 @@ export const sandbox = createApiRouter()
       path: "/clock",
       operationId: "getSandboxClock",
       summary: "Get this organisation's sandbox clock (sandbox)",
+      description:
+        "How far this organisation's sandbox clock runs ahead of real time. Sandbox only (production: 403 `sandbox_only`).",
       tags,
       responses: {
         200: { description: "The sandbox clock.", ...json(SandboxClock) },

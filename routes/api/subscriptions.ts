@@ -27,6 +27,7 @@ export const subscriptions = createApiRouter()
       path: "/",
       operationId: "listSubscriptions",
       summary: "List subscriptions",
+      description: "Subscriptions newest first, optionally by status or offer.",
       tags,
       request: { query: ListSubscriptionsQuery },
       responses: {
@@ -48,6 +49,7 @@ export const subscriptions = createApiRouter()
       path: "/{subscriptionId}",
       operationId: "getSubscription",
       summary: "Get a subscription",
+      description: "One subscription with its current period and next charge.",
       tags,
       request: { params: SubscriptionIdParam },
       responses: {

@@ -3,6 +3,11 @@ import { z } from "zod";
 import { listOf, ListQuery } from "../../lib/schemas.ts";
 import { toWebhookDelivery } from "../../lib/webhooks/deliveries.ts";
 import {
+  recoverEvents,
+  RecoverEventsRequest,
+  WebhookRecovery,
+} from "../../lib/webhooks/recovery.ts";
+import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
@@ -71,6 +76,7 @@ export const webhookEndpoints = createApiRouter()
       path: "/",
       operationId: "listWebhookEndpoints",
       summary: "List webhook endpoints",
+      description: "Webhook endpoints newest first, without their secrets.",
       tags,
       request: { query: ListQuery },
       responses: {
@@ -92,6 +98,7 @@ export const webhookEndpoints = createApiRouter()
       path: "/{id}",
       operationId: "getWebhookEndpoint",
       summary: "Get a webhook endpoint",
+      description: "One webhook endpoint, without its secret.",
       tags,
       request: { params: EndpointIdParam },
       responses: {
@@ -110,6 +117,8 @@ export const webhookEndpoints = createApiRouter()
       path: "/{id}",
       operationId: "updateWebhookEndpoint",
       summary: "Update, disable or re-enable a webhook endpoint",
+      description:
+        "Changes the URL, subscriptions or description; `enabled: false` stops deliveries and cancels pending ones, `enabled: true` delivers events recorded from then on (recover older ones with `POST .../recover`).",
       tags,
       request: { params: EndpointIdParam, body: jsonBody(UpdateWebhookEndpointRequest) },
       responses: {
@@ -170,10 +179,43 @@ export const webhookEndpoints = createApiRouter()
   )
   .openapi(
     createRoute({
+      method: "post",
+      path: "/{id}/recover",
+      operationId: "recoverWebhookEvents",
+      summary: "Queue a window of events again",
+      description: "Queues again, for this endpoint, every event of the types it subscribes to " +
+        "created in `[since, until)`: for a receiver that was down, an endpoint that was " +
+        "disabled, or an organisation whose deliveries were paused. Each delivery shows trigger " +
+        "RECOVERY and carries the event's own `webhook-id`. At most 10000 events per window; " +
+        "the same window again answers 200 with the first recovery and queues nothing.",
+      tags,
+      request: {
+        headers: idempotencyHeader,
+        params: EndpointIdParam,
+        body: jsonBody(RecoverEventsRequest),
+      },
+      responses: {
+        201: { description: "The recovery; its deliveries are due now.", ...json(WebhookRecovery) },
+        200: { description: "This window was recovered before.", ...json(WebhookRecovery) },
+        ...errors(400, 401, 403, 404, 409),
+      },
+    }),
+    async (c) => {
+      const { recovery, created } = await recoverEvents(
+        c.var.ctx,
+        c.req.valid("param").id,
+        c.req.valid("json"),
+      );
+      return c.json(recovery, created ? 201 : 200);
+    },
+  )
+  .openapi(
+    createRoute({
       method: "get",
       path: "/{id}/secret",
       operationId: "revealWebhookEndpointSecret",
       summary: "Reveal the signing secret",
+      description: "The current signing secret, and until when the previous one still signs.",
       tags,
       request: { params: EndpointIdParam },
       responses: {

@@ -33,6 +33,12 @@ export function upgradePage(services: Services) {
               <li>Embedded checkout on your own pages, with a live preview</li>
               <li>The interactive Quick Start and the API reference</li>
             </ul>
+            <p>
+              On FREE no webhook is delivered, to endpoints set up before a downgrade too, and
+              deliveries that were waiting are canceled. Events are still recorded: after an
+              upgrade, recover an endpoint's deliveries for that time with{" "}
+              <code>{"POST /api/v1/webhook-endpoints/{id}/recover"}</code>.
+            </p>
             <p class="muted">
               Plans are set by whoever runs this Paystead installation:{" "}
               <code>

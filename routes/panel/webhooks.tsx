@@ -20,7 +20,9 @@ import type { WebhookEndpointRow } from "../../db/schema.ts";
 import type { Services } from "../../lib/context.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { parseRequest } from "../../lib/panel/forms.ts";
+import { toIso } from "../../lib/clock.ts";
 import { resendEvent } from "../../lib/webhooks/deliveries.ts";
+import { recoverEvents, RecoverEventsRequest } from "../../lib/webhooks/recovery.ts";
 import {
   listEndpointDeliveries,
   type LoggedWebhookDelivery,
@@ -57,6 +59,7 @@ import {
   redirectWith,
   renderPanel,
 } from "./kit.tsx";
+import { isIsoTime, RecoverEventsForm } from "./webhook_recover.tsx";
 
 /** The header that carries the signature, as the contract has the panel show it. */
 export const SIGNATURE_HEADER = "webhook-signature";
@@ -68,7 +71,9 @@ const FAMILIES = [
 const NOTICES = {
   created: "Endpoint added. Send a test event to check your handler.",
   saved: "Changes saved.",
-  enabled: "Endpoint enabled: it receives events recorded from now on. Resend older ones below.",
+  enabled: "Endpoint enabled: it receives events recorded from now on. Recover the events of " +
+    "the time it was off below.",
+  recovered: "Events queued again; their deliveries appear in the log marked recovery.",
   disabled: "Endpoint disabled: nothing is sent to it and pending deliveries were canceled.",
   deleted: "Endpoint deleted.",
   test: "webhook.test is on its way; its delivery appears below in a moment.",
@@ -514,7 +519,12 @@ export function createWebhookPages(services: Services): Hono<PanelEnv> {
   const endpointPage = async (
     c: PanelContext,
     endpointId: string,
-    shown: { secret?: string; previousUntil?: string | null; rotated?: boolean } = {},
+    shown: {
+      secret?: string;
+      previousUntil?: string | null;
+      rotated?: boolean;
+      recover?: { since: string; until: string; problem: FormProblem };
+    } = {},
   ) => {
     const ctx = orgCtx(c);
     const session = c.get("session");
@@ -524,6 +534,10 @@ export function createWebhookPages(services: Services): Hono<PanelEnv> {
     const log = await listEndpointDeliveries(ctx, endpointId, { limit: 20, startingAfter });
     const notice = noticeOf(c, NOTICES);
     const here = `${base}/${endpoint.public_id}`;
+    const offered = (name: string) => {
+      const value = c.req.query(name);
+      return isIsoTime(value) ? value : "";
+    };
     return renderPanel(services, c, {
       title: endpoint.url,
       current: "webhooks",
@@ -647,6 +661,17 @@ export function createWebhookPages(services: Services): Hono<PanelEnv> {
               </div>
             </Card>
           </div>
+          {endpoint.enabled === 1 && (
+            <Card title="Recover events" id="recover">
+              <RecoverEventsForm
+                action={`${here}/recover`}
+                csrf={session.csrfToken}
+                since={shown.recover?.since ?? offered("since")}
+                until={shown.recover?.until ?? offered("until")}
+                problem={shown.recover?.problem ?? null}
+              />
+            </Card>
+          )}
           <Card title="Delivery log" id="log">
             <DeliveryLog
               deliveries={log.data}
@@ -712,8 +737,32 @@ export function createWebhookPages(services: Services): Hono<PanelEnv> {
     })
     .post(`${base}/:id/enable`, async (c) => {
       const id = c.req.param("id");
-      await updateWebhookEndpoint(orgCtx(c), id, { enabled: true });
-      return redirectWith(c, `${base}/${id}`, "enabled");
+      const ctx = orgCtx(c);
+      const before = await getWebhookEndpoint(ctx, id);
+      const enabled = await updateWebhookEndpoint(ctx, id, { enabled: true });
+      if (before.enabled === 1 || before.disabled_at === null) {
+        return redirectWith(c, `${base}/${id}`, "enabled");
+      }
+      // Offer the time it was off for recovery: from when it was disabled to now.
+      const window = `since=${toIso(before.disabled_at)}&until=${toIso(enabled.updated_at)}`;
+      return redirectWith(c, `${base}/${id}?${window}`, "enabled");
+    })
+    .post(`${base}/:id/recover`, async (c) => {
+      const id = c.req.param("id");
+      const form = await readForm(c);
+      const since = field(form, "since").trim();
+      const until = field(form, "until").trim();
+      const result = await attempt(() =>
+        recoverEvents(
+          orgCtx(c),
+          id,
+          parseRequest(RecoverEventsRequest, { since, ...(until !== "" && { until }) }),
+        )
+      );
+      if (!result.ok) {
+        return endpointPage(c, id, { recover: { since, until, problem: result.problem } });
+      }
+      return redirectWith(c, `${base}/${id}`, "recovered");
     })
     .post(`${base}/:id/disable`, async (c) => {
       const id = c.req.param("id");

@@ -1,0 +1,149 @@
+import { SANDBOX_RENEWAL_KEY } from "../providers/sandbox.ts";
+import { type ApiTarget, callApi } from "./api_client.ts";
+
+type Made = Record<string, unknown>;
+
+/** What `trigger` made: the ids to print, in the order they were made. */
+export type Printer = (line: string) => void;
+
+async function offer(target: ApiTarget, fields: Made = {}): Promise<string> {
+  const made = await callApi<{ qrId: string }>(target, "POST", "/api/v1/qr", {
+    name: "Triggered by the Paystead CLI",
+    amount: 1000,
+    currency: "PLN",
+    ...fields,
+  });
+  return made.qrId;
+}
+
+async function payment(target: ApiTarget, qrId: string, fields: Made = {}): Promise<string> {
+  const made = await callApi<{ paymentId: string }>(target, "POST", "/api/v1/payments", {
+    qrId,
+    ...fields,
+  });
+  return made.paymentId;
+}
+
+function complete(target: ApiTarget, paymentId: string, code: string): Promise<Made> {
+  return callApi(target, "POST", `/api/v1/payments/${paymentId}/complete`, { code });
+}
+
+function advanceClock(target: ApiTarget, days: number): Promise<Made> {
+  return callApi(target, "POST", "/api/v1/sandbox/clock/advance", { days });
+}
+
+async function paid(target: ApiTarget, print: Printer, offerFields: Made = {}): Promise<string> {
+  const qrId = await offer(target, offerFields);
+  print(`offer    ${qrId}`);
+  const paymentId = await payment(target, qrId);
+  await complete(target, paymentId, "777123");
+  print(`payment  ${paymentId} (paid with 777123)`);
+  return paymentId;
+}
+
+async function refund(target: ApiTarget, print: Printer, amount: number): Promise<void> {
+  const paymentId = await paid(target, print);
+  const made = await callApi<{ refundId: string }>(
+    target,
+    "POST",
+    `/api/v1/payments/${paymentId}/refunds`,
+    { amount },
+  );
+  print(`refund   ${made.refundId} (${amount} minor units; the sandbox settles it at once)`);
+}
+
+async function renewal(target: ApiTarget, print: Printer, succeeds: boolean): Promise<void> {
+  const paymentId = await paid(target, print, {
+    recurring: { interval: "DAY" },
+    ...(!succeeds && { metadata: { [SANDBOX_RENEWAL_KEY]: "fail" } }),
+  });
+  const list = await callApi<{ data: { subscriptionId: string; paymentId: string }[] }>(
+    target,
+    "GET",
+    "/api/v1/subscriptions?limit=10",
+  );
+  const subscription = list.data.find((item) => item.paymentId === paymentId);
+  if (subscription) print(`subscription ${subscription.subscriptionId}`);
+  await advanceClock(target, 1);
+  print("sandbox clock advanced 1 day: the renewal is charged now");
+}
+
+/** Every event `trigger` can make happen, and how, through the public API only. */
+const SCENARIOS: Record<string, (target: ApiTarget, print: Printer) => Promise<void>> = {
+  "payment.succeeded": async (target, print) => {
+    await paid(target, print);
+  },
+  "payment.failed": async (target, print) => {
+    const qrId = await offer(target);
+    print(`offer    ${qrId}`);
+    const paymentId = await payment(target, qrId);
+    await complete(target, paymentId, "500500");
+    print(`payment  ${paymentId} (declined with 500500)`);
+  },
+  "payment.canceled": async (target, print) => {
+    const qrId = await offer(target);
+    print(`offer    ${qrId}`);
+    const paymentId = await payment(target, qrId);
+    await callApi(target, "POST", `/api/v1/payments/${paymentId}/cancel`);
+    print(`payment  ${paymentId} (canceled)`);
+  },
+  "payment.expired": async (target, print) => {
+    const qrId = await offer(target);
+    print(`offer    ${qrId}`);
+    const paymentId = await payment(target, qrId, { expiresInMinutes: 1 });
+    print(`payment  ${paymentId} (expires in 1 minute)`);
+    await advanceClock(target, 1);
+    print("sandbox clock advanced 1 day: the payment expires now");
+  },
+  "checkout.session.completed": async (target, print) => {
+    const settings = await callApi<{ allowedOrigins: string[] }>(
+      target,
+      "GET",
+      "/api/v1/checkout-settings",
+    );
+    let origin = settings.allowedOrigins[0];
+    if (origin === undefined) {
+      origin = "http://localhost:3000";
+      await callApi(target, "PUT", "/api/v1/checkout-settings", { allowedOrigins: [origin] });
+      print(`checkout allowlist: added ${origin} (it was empty)`);
+    }
+    const qrId = await offer(target);
+    print(`offer    ${qrId}`);
+    const session = await callApi<{ sessionId: string }>(
+      target,
+      "POST",
+      `/api/v1/checkout-sessions/${qrId}`,
+      { embedLink: `${origin}/checkout` },
+    );
+    const completed = await callApi<{ paymentId: string }>(
+      target,
+      "POST",
+      `/api/v1/checkout-sessions/${session.sessionId}/complete`,
+      { code: "777123" },
+    );
+    print(`session  ${session.sessionId} (completed with 777123)`);
+    print(`payment  ${completed.paymentId}`);
+  },
+  "refund.succeeded": (target, print) => refund(target, print, 100),
+  "refund.failed": (target, print) => refund(target, print, 199),
+  "subscription.renewed": (target, print) => renewal(target, print, true),
+  "subscription.past_due": (target, print) => renewal(target, print, false),
+};
+
+/** The event names `trigger` knows. */
+export const TRIGGERABLE_EVENTS = Object.keys(SCENARIOS);
+
+/**
+ * Makes `event` happen in the sandbox through the real API, printing each id it made. Returns
+ * false for a name it does not know (after listing the known ones).
+ */
+export async function trigger(target: ApiTarget, event: string, print: Printer): Promise<boolean> {
+  const scenario = SCENARIOS[event];
+  if (!scenario) {
+    print(`Unknown event '${event}'. Known events:\n  ${TRIGGERABLE_EVENTS.join("\n  ")}`);
+    return false;
+  }
+  await scenario(target, print);
+  print(`Triggered ${event}.`);
+  return true;
+}

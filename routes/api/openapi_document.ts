@@ -1,0 +1,162 @@
+import { eventSchemaName } from "../../lib/event_schemas.ts";
+import { EVENT_TYPES } from "../../lib/events.ts";
+
+/** A loose view of the generated OpenAPI document, enough to complete it. */
+type Json = Record<string, unknown>;
+type Operation = {
+  parameters?: Json[];
+  requestBody?: Json;
+  responses: Record<string, Json>;
+  tags?: string[];
+};
+
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+
+const TAGS = [
+  { name: "Offers", description: "What a customer pays for: an amount, a currency, a QR code." },
+  { name: "Payments", description: "Hosted payment links and their instant-payment codes." },
+  { name: "Checkout sessions", description: "The checkout embedded in the merchant's page." },
+  { name: "Refunds", description: "Money given back, in full or in part." },
+  { name: "Subscriptions", description: "Renewals started by payments for recurring offers." },
+  { name: "Events", description: "The outbox: every change, as a list and as a live stream." },
+  { name: "Webhooks", description: "Signed deliveries of events to the merchant's endpoints." },
+  { name: "Sandbox", description: "Test-only operations: the sandbox clock." },
+];
+
+const HEADERS = {
+  "Request-Id": {
+    description: "The request's id, also in every error body; quote it when asking for help.",
+    schema: { type: "string", pattern: "^req_[0-9A-Za-z]{24}$" },
+  },
+  "Retry-After": {
+    description: "Seconds to wait before retrying.",
+    schema: { type: "integer", minimum: 1 },
+  },
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer to an earlier request with the same " +
+      "Idempotency-Key.",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+const ERRORS: Record<string, string> = {
+  400: "Invalid request: malformed JSON, a failed validation (`param` names the field), an " +
+    "unknown field, or a path id longer than 100 characters.",
+  401: "Missing, unknown, revoked or expired API key, or a key of the other environment.",
+  403: "The organisation's plan or the caller's role does not allow this.",
+  404: "No such resource in this organisation.",
+  409: "The resource's state does not allow this, or an Idempotency-Key conflict.",
+  413: "The request body is larger than 1 MiB.",
+  415: "The request body is not JSON (send Content-Type: application/json, UTF-8).",
+  429: "Too many requests for this API key; wait for Retry-After.",
+  503: "The server is stopping or its storage cannot take writes; nothing was changed, the " +
+    "Idempotency-Key is released. Retry after Retry-After.",
+};
+
+const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/** The statuses every operation of this shape can answer, beyond what its route lists. */
+function statusesOf(method: string, path: string, operation: Operation): string[] {
+  const statuses = ["401", "403", "429", "503"];
+  if (operation.parameters?.length || operation.requestBody) statuses.push("400");
+  if (path.includes("{")) statuses.push("400", "404");
+  if (method === "post") statuses.push("409");
+  if (method === "post" || method === "put" || method === "patch") statuses.push("413", "415");
+  return statuses;
+}
+
+function completeOperation(method: string, path: string, operation: Operation): void {
+  for (const status of statusesOf(method, path, operation)) {
+    operation.responses[status] ??= {
+      description: ERRORS[status],
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+  }
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const headers: Json = { "Request-Id": headerRef("Request-Id") };
+    if (status === "429" || status === "503") headers["Retry-After"] = headerRef("Retry-After");
+    if (method === "post" && status.startsWith("2")) {
+      headers["Idempotent-Replayed"] = headerRef("Idempotent-Replayed");
+    }
+    response.headers = { ...(response.headers as Json | undefined), ...headers };
+  }
+}
+
+/**
+ * Moves every `default` into the description: openapi-typescript's default settings make a
+ * property with a default required, so a minimal request would not compile.
+ */
+function describeDefaults(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(describeDefaults);
+  if (value === null || typeof value !== "object") return;
+  const node = value as Json;
+  if ("default" in node && ("type" in node || "$ref" in node || "enum" in node)) {
+    const note = `Default: \`${JSON.stringify(node.default)}\`.`;
+    node.description = node.description ? `${node.description} ${note}` : note;
+    delete node.default;
+  }
+  for (const child of Object.values(node)) describeDefaults(child);
+}
+
+/** One webhook per event type: what Paystead POSTs to an endpoint, and what it expects back. */
+function webhooks(): Json {
+  const signatureHeaders = [
+    ["webhook-id", "The event id; the same on every retry, so deduplicate on it."],
+    ["webhook-timestamp", "Unix seconds of this attempt."],
+    [
+      "webhook-signature",
+      "`v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>`, two " +
+      "space-separated for 24 hours after a secret rotation.",
+    ],
+  ].map(([name, description]) => ({
+    name,
+    in: "header",
+    required: true,
+    description,
+    schema: { type: "string" },
+  }));
+  return Object.fromEntries(EVENT_TYPES.map((type) => [type, {
+    post: {
+      operationId: `${eventSchemaName(type)[0].toLowerCase()}${eventSchemaName(type).slice(1)}`,
+      summary: type,
+      description: `Delivered to the endpoints subscribed to ${type}, signed the Standard ` +
+        "Webhooks way. Verify the raw body, answer 2xx within 15 s and do the work afterwards.",
+      tags: ["Webhooks"],
+      security: [],
+      parameters: signatureHeaders,
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: { $ref: `#/components/schemas/${eventSchemaName(type)}` } },
+        },
+      },
+      responses: {
+        "200": { description: "Any 2xx within 15 seconds acknowledges the event." },
+        "410": { description: "Gone: the endpoint is disabled at once." },
+        default: { description: "Anything else, redirects included, is retried on the schedule." },
+      },
+    },
+  }]));
+}
+
+/**
+ * Completes the generated document: every status an operation can answer with its headers,
+ * defaults that do not make fields required, tag descriptions and the webhooks section.
+ */
+export function completeDocument<T>(document: T): T {
+  const doc = document as Json & {
+    paths: Record<string, Record<string, Operation>>;
+    components: Json;
+  };
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      if (item[method]) completeOperation(method, path, item[method]);
+    }
+  }
+  describeDefaults(doc.paths);
+  describeDefaults(doc.components.schemas);
+  doc.components.headers = HEADERS;
+  doc.tags = TAGS;
+  doc.webhooks = webhooks();
+  return document;
+}

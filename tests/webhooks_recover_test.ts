@@ -1,0 +1,195 @@
+import assert from "node:assert/strict";
+import { createOrganisation } from "../lib/accounts.ts";
+import { createApiKey } from "../lib/api_keys.ts";
+import { paidPayment } from "./billing_helpers.ts";
+import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
+import { pageText, signedInApp } from "./panel_helpers.ts";
+
+async function createEndpoint(t: TestApp, events: string[]): Promise<{ id: string }> {
+  const response = await t.request("POST", "/api/v1/webhook-endpoints", {
+    url: "http://localhost:9/hooks",
+    events,
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  return await response.json();
+}
+
+/** The deliveries of an event, as `endpointId trigger`. */
+async function deliveriesOf(t: TestApp, eventId: string): Promise<string[]> {
+  const page = await (await t.request("GET", `/api/v1/events/${eventId}/deliveries`)).json();
+  return page.data.map((delivery: { endpointId: string; trigger: string }) =>
+    `${delivery.endpointId} ${delivery.trigger}`
+  );
+}
+
+async function eventsOfType(t: TestApp, type: string): Promise<{ id: string }[]> {
+  return (await (await t.request("GET", `/api/v1/events?order=asc&type=${type}`)).json()).data;
+}
+
+Deno.test("[webhooks] recover queues the window's subscribed events once per window", async (t) => {
+  const app = await makeTestApp();
+  try {
+    const start = new Date(app.clock.now()).toISOString();
+    await paidPayment(app);
+    app.clock.advance(60_000);
+    const middle = new Date(app.clock.now()).toISOString();
+    await paidPayment(app);
+    app.clock.advance(60_000);
+    // Another organisation's events in the same window are never recovered here.
+    const other = await createOrganisation(app.accounts, {
+      slug: "globex",
+      name: "Globex",
+      plan: "PRO",
+    }, 0);
+    const otherKey = await createApiKey(app.store, {
+      orgId: other.id,
+      name: "globex",
+      environment: "sandbox",
+      now: 0,
+    });
+    const offer = await (await app.app.request("/api/v1/qr", {
+      method: "POST",
+      headers: { authorization: `Bearer ${otherKey.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Tea", amount: 900, currency: "PLN" }),
+    })).json();
+    await app.app.request("/api/v1/payments", {
+      method: "POST",
+      headers: { authorization: `Bearer ${otherKey.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ qrId: offer.qrId }),
+    });
+
+    const endpoint = await createEndpoint(app, ["payment.succeeded"]);
+    const path = `/api/v1/webhook-endpoints/${endpoint.id}/recover`;
+    const succeeded = await eventsOfType(app, "payment.succeeded");
+    assert.equal(succeeded.length, 2);
+    // The endpoint was created after these events: fan-out never sent them.
+    assert.deepEqual(await deliveriesOf(app, succeeded[0].id), []);
+
+    await t.step("a window holds the events created in [since, until) of its types", async () => {
+      const response = await app.request("POST", path, { since: start, until: middle });
+      assert.equal(response.status, 201);
+      assert.equal(response.headers.get("content-type"), "application/json");
+      const recovery = await response.json();
+      assert.match(recovery.id, /^wrc_[0-9A-Za-z]{24}$/);
+      assert.deepEqual(recovery, {
+        id: recovery.id,
+        endpointId: endpoint.id,
+        since: start,
+        until: middle,
+        queued: 1,
+        createdAt: new Date(app.clock.now()).toISOString(),
+      });
+      assert.deepEqual(await deliveriesOf(app, succeeded[0].id), [`${endpoint.id} RECOVERY`]);
+      assert.deepEqual(await deliveriesOf(app, succeeded[1].id), []);
+
+      const again = await app.request("POST", path, { since: start, until: middle });
+      assert.equal(again.status, 200);
+      assert.deepEqual(await again.json(), recovery);
+      assert.deepEqual(await deliveriesOf(app, succeeded[0].id), [`${endpoint.id} RECOVERY`]);
+    });
+
+    await t.step("until defaults to now; pending deliveries are not queued twice", async () => {
+      const response = await app.request("POST", path, { since: start });
+      assert.equal(response.status, 201);
+      const recovery = await response.json();
+      assert.equal(recovery.until, new Date(app.clock.now()).toISOString());
+      // The first event's recovery delivery is still pending: only the second is new.
+      assert.equal(recovery.queued, 1);
+      assert.deepEqual(await deliveriesOf(app, succeeded[0].id), [`${endpoint.id} RECOVERY`]);
+      assert.deepEqual(await deliveriesOf(app, succeeded[1].id), [`${endpoint.id} RECOVERY`]);
+      const created = await eventsOfType(app, "payment.created");
+      assert.deepEqual(await deliveriesOf(app, created[0].id), []);
+    });
+
+    await t.step("bad windows, unknown and disabled endpoints change nothing", async () => {
+      await expectError(
+        await app.request("POST", path, { since: middle, until: start }),
+        400,
+        "invalid_request",
+        "parameter_invalid",
+        "since must be before until.",
+      );
+      const future = new Date(app.clock.now() + 60_000).toISOString();
+      await expectError(
+        await app.request("POST", path, { since: start, until: future }),
+        400,
+        "invalid_request",
+        "parameter_invalid",
+      );
+      await expectError(
+        await app.request("POST", path, { since: "yesterday" }),
+        400,
+        "invalid_request",
+        "parameter_invalid",
+      );
+      await expectError(
+        await app.request("POST", path, { since: start, extra: 1 }),
+        400,
+        "invalid_request",
+        "parameter_unknown",
+      );
+      await expectError(
+        await app.request("POST", "/api/v1/webhook-endpoints/we_unknown/recover", { since: start }),
+        404,
+        "not_found",
+        "resource_not_found",
+      );
+      await app.request("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { enabled: false });
+      await expectError(
+        await app.request("POST", path, { since: start, until: middle }),
+        409,
+        "conflict",
+        "webhook_endpoint_disabled",
+      );
+      const asOther = await app.app.request(path, {
+        method: "POST",
+        headers: { authorization: `Bearer ${otherKey.secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ since: start }),
+      });
+      await expectError(asOther, 404, "not_found", "resource_not_found");
+    });
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[panel webhooks] re-enabling offers to recover the time it was off", async () => {
+  const { t, agent } = await signedInApp();
+  try {
+    const created = await t.request("POST", "/api/v1/webhook-endpoints", {
+      url: "http://localhost:9/hooks",
+    });
+    const endpoint = await created.json();
+    const path = `/panel/developers/webhooks/${endpoint.id}`;
+    const off = new Date(t.clock.now()).toISOString();
+    assert.equal((await agent.post(`${path}/disable`)).status, 303);
+    t.clock.advance(60_000);
+    await paidPayment(t);
+    t.clock.advance(60_000);
+    const enabled = await agent.post(`${path}/enable`);
+    assert.equal(enabled.status, 303);
+    const on = new Date(t.clock.now()).toISOString();
+    assert.equal(
+      enabled.headers.get("location"),
+      `${path}?since=${off}&until=${on}&notice=enabled`,
+    );
+
+    const page = await (await agent.get(enabled.headers.get("location")!)).text();
+    assert.match(pageText(page), /Recover the events of the time it was off below/);
+    assert.match(page, new RegExp(`name="since"[^>]*value="${off}"`));
+    assert.match(page, new RegExp(`name="until"[^>]*value="${on}"`));
+
+    const recovered = await agent.post(`${path}/recover`, { since: off, until: on });
+    assert.equal(recovered.status, 303);
+    assert.equal(recovered.headers.get("location"), `${path}?notice=recovered`);
+    const log = pageText(await (await agent.get(`${path}?notice=recovered`)).text());
+    assert.match(log, /Events queued again/);
+    assert.match(log, /payment\.succeeded.*· recovery/);
+
+    const bad = await agent.post(`${path}/recover`, { since: "soon" });
+    assert.equal(bad.status, 200);
+    assert.match(pageText(await bad.text()), /'since'/);
+  } finally {
+    await t.close();
+  }
+});
