@@ -3,6 +3,7 @@ import { accountsMigrations, environmentMigrations } from "./db/migrations/mod.t
 import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
 import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
+import { holdServerLocks } from "./lib/ops/data_lock.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
 import { Counter } from "prom-client";
@@ -66,6 +67,8 @@ export async function serve(config: Config): Promise<number> {
   // Refused before anything opens: production without a real payment provider never serves.
   requireProvider(config);
   const log = createLogger(config.logLevel);
+  // Held while serving: `restore` refuses to replace a database a server has open.
+  const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
   const databases = await openDatabases(config);
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
@@ -94,6 +97,8 @@ export async function serve(config: Config): Promise<number> {
     labelNames: ["stage"],
     registers: [metrics],
   });
+  // Both series exist from the start, so an alert on their increase sees the first failure.
+  for (const stage of ["accept", "listen"]) listenerFailures.inc({ stage }, 0);
   const server = new Listener({
     port: config.port,
     hostname: config.listenHost,
@@ -128,6 +133,7 @@ export async function serve(config: Config): Promise<number> {
         ]);
         await server.shutdown();
         await closeDatabases(databases);
+        locks.release();
         log.info("stopped", { signal });
         stopped(0);
       } catch (error) {

@@ -12,6 +12,10 @@ import { ApiError } from "../lib/errors.ts";
 import { EventBroadcaster, type EventStreamOptions } from "../lib/event_stream.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
+import { registerBackupMetrics } from "../lib/ops/backup_metrics.ts";
+import { BackupStatus } from "../lib/ops/backup_status.ts";
+import { scheduledBackupJob } from "../lib/ops/backups.ts";
+import { webhookLogRetentionJob } from "../lib/ops/retention.ts";
 import { panelCleanupJob } from "../lib/panel/sessions.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
 import {
@@ -102,6 +106,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     log,
     paymentHooks: [checkoutPaymentHook],
     resolveHost: deps.resolveHost ?? resolveHostAddresses,
+    backups: new BackupStatus(),
     eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
@@ -112,12 +117,21 @@ export function createApp(deps: AppDeps): PaysteadApp {
   scheduler.register(subscriptionRenewalsJob(services));
   scheduler.register(checkoutExpiryJob(services));
   scheduler.register(panelCleanupJob(deps.accounts, clock));
+  scheduler.register(
+    webhookLogRetentionJob(deps.store, clock, deps.config.webhookLogRetentionDays),
+  );
+  if (deps.config.backupIntervalMs !== null) {
+    scheduler.register(
+      scheduledBackupJob({ config: deps.config, clock, log, status: services.backups }),
+    );
+  }
   const webhooks = new WebhookDispatcher(services, deps.webhooks);
   scheduler.register(webhookDeliveryJob(webhooks));
   webhooks.start();
 
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();
+  registerBackupMetrics(metrics.registry, services.backups);
   const app = new Hono<AppEnv>();
   app.use("*", async (_c, next) => {
     webhooks.noteRequest();
