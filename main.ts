@@ -13,6 +13,16 @@ import {
 import { StorageOpenError } from "./db/storage_health.ts";
 import { DEVTOOLS_USAGE, runDevtool } from "./lib/cli/mod.ts";
 import { ApiError } from "./lib/errors.ts";
+import { restrictFile, restrictUmask } from "./lib/file_modes.ts";
+import { describePlan, describeResult } from "./lib/config_transfer/describe.ts";
+import { exportConfig } from "./lib/config_transfer/export.ts";
+import { MAX_CONFIG_BYTES, parseConfig, serializeConfig } from "./lib/config_transfer/format.ts";
+import { applyImport, planImport } from "./lib/config_transfer/import.ts";
+import { type OrgContext, orgContext } from "./lib/context.ts";
+import { createLogger } from "./lib/log.ts";
+import { runOpsCommand } from "./lib/ops/commands.ts";
+import { OpsError, OpsUsageError } from "./lib/ops/errors.ts";
+import { createApp } from "./routes/app.ts";
 import { runFakePayuCommand } from "./lib/providers/payu/fake/cli.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
@@ -30,6 +40,16 @@ Commands:
                                     prints the key's secret, once
   backup --out FILE [--database environment|accounts]
                                     consistent copy while the server runs
+  restore --from FILE [--database environment|accounts] [--verify]
+                                    replace a database by a checked backup (server stopped)
+  healthcheck [--url U] [--wait SECONDS]
+                                    exit 0 when /readyz answers ready, else 1
+  doctor                            check configuration, databases, disk, URL and provider
+  version                           print the version
+  config export --org S [--out FILE]
+                                    offers, webhook endpoints and checkout settings as JSON
+  config import --org S --file FILE [--dry-run] [--allow-other-org]
+                                    apply an exported file; safe to run twice
   fake-payu [--port N] [--notify-delay D] ...
                                     a fake PayU for trying production locally (--help)
 ${DEVTOOLS_USAGE}
@@ -58,6 +78,13 @@ const OPTIONS = {
   host: { type: "string" },
   headers: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
+  from: { type: "string" },
+  verify: { type: "boolean" },
+  url: { type: "string" },
+  wait: { type: "string" },
+  file: { type: "string" },
+  "dry-run": { type: "boolean" },
+  "allow-other-org": { type: "boolean" },
 } as const;
 
 type Options = ReturnType<
@@ -80,6 +107,72 @@ async function withDatabases<T>(
   } finally {
     await closeDatabases(databases);
   }
+}
+
+/** Runs `work` as organisation `slug` on this environment's services (its rules, its DNS). */
+function withOrganisation<T>(
+  config: Config,
+  slug: string,
+  work: (ctx: OrgContext) => Promise<T>,
+): Promise<T> {
+  return withDatabases(config, async (databases) => {
+    const org = await findOrganisationBySlug(databases.accounts.db, slug);
+    if (!org) throw new ApiError("resource_not_found", `No organisation with slug '${slug}'.`);
+    const { services, webhooks } = createApp({ ...databases, config, log: createLogger("error") });
+    try {
+      return await work(orgContext(services, org.id));
+    } finally {
+      await services.scheduler.stop();
+      await webhooks.stop();
+    }
+  });
+}
+
+async function configExport(options: Options, config: Config): Promise<number> {
+  const slug = required(options, "org");
+  const text = await withOrganisation(
+    config,
+    slug,
+    async (ctx) => await serializeConfig(await exportConfig(ctx, slug)),
+  );
+  if (options.out === undefined) {
+    console.log(text.trimEnd());
+    return 0;
+  }
+  // Never over an existing file, and readable by the owner only: it names every endpoint.
+  await Deno.writeTextFile(options.out, text, { createNew: true, mode: 0o600 }).catch((error) => {
+    if (error instanceof Deno.errors.AlreadyExists) {
+      throw new ApiError(
+        "parameter_invalid",
+        `${options.out} already exists; choose a new file name.`,
+      );
+    }
+    throw error;
+  });
+  console.log(`Wrote the configuration of '${slug}' in ${config.environment} to ${options.out}.`);
+  return 0;
+}
+
+async function configImport(options: Options, config: Config): Promise<number> {
+  const slug = required(options, "org");
+  const path = required(options, "file");
+  const size = (await Deno.stat(path).catch(() => null))?.size;
+  if (size === undefined) throw new ApiError("parameter_invalid", `${path} cannot be read.`);
+  if (size > MAX_CONFIG_BYTES) {
+    throw new ApiError("config_file_invalid", `${path} is larger than any configuration file.`);
+  }
+  const file = await parseConfig(await Deno.readTextFile(path));
+  const importOptions = { orgSlug: slug, allowOtherOrg: options["allow-other-org"] === true };
+  return await withOrganisation(config, slug, async (ctx) => {
+    const plan = await planImport(ctx, file, importOptions);
+    console.log(describePlan(plan, { org: slug, environment: config.environment }));
+    if (options["dry-run"]) {
+      console.log("Dry run: nothing was written.");
+      return 0;
+    }
+    console.log(describeResult(await applyImport(ctx, file, importOptions)));
+    return 0;
+  });
 }
 
 async function run(words: string[], options: Options, config: Config): Promise<number> {
@@ -151,9 +244,19 @@ async function run(words: string[], options: Options, config: Config): Promise<n
       }
       const url = database === "accounts" ? config.accountsDatabaseUrl : config.databaseUrl;
       await backupDatabase(url, out);
+      await restrictFile(out);
       console.log(`Wrote a consistent copy of ${url} to ${out}.`);
       return 0;
     }
+    case "restore":
+    case "healthcheck":
+    case "doctor":
+    case "version":
+      return await runOpsCommand(command, options, config);
+    case "config export":
+      return await configExport(options, config);
+    case "config import":
+      return await configImport(options, config);
     default:
       throw new UsageError(command === "" ? "No command given." : `Unknown command '${command}'.`);
   }
@@ -167,6 +270,7 @@ export async function main(
   args: string[],
   built: { environment?: Environment } = {},
 ): Promise<number> {
+  restrictUmask();
   // The fake PayU is not Paystead: it takes its own flags and needs no configuration.
   if (args[0] === "fake-payu" && !built.environment) return await runFakePayuCommand(args.slice(1));
   let parsed;
@@ -202,7 +306,7 @@ export async function main(
       console.error(error.message);
       return 2;
     }
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof OpsUsageError) {
       console.error(`${error.message}\n\n${USAGE}`);
       return 2;
     }
@@ -210,7 +314,7 @@ export async function main(
       console.error(error.message);
       return 1;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof ApiError || error instanceof OpsError) {
       console.error(`Error: ${error.message}`);
       return 1;
     }

@@ -3,11 +3,14 @@ import { accountsMigrations, environmentMigrations } from "./db/migrations/mod.t
 import type { AccountsSchema, EnvironmentSchema } from "./db/schema.ts";
 import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
+import { restrictDatabaseFiles } from "./lib/file_modes.ts";
+import { holdServerLocks } from "./lib/ops/data_lock.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
 import { Counter } from "prom-client";
 import { Listener } from "./listener.ts";
 import { createApp } from "./routes/app.ts";
+import { startMetricsListener } from "./routes/metrics_listener.ts";
 
 /** The two databases one environment process uses. */
 export interface Databases {
@@ -19,6 +22,8 @@ export interface Databases {
 export async function openDatabases(config: Config): Promise<Databases> {
   const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
   const store = await openStore<EnvironmentSchema>(config.databaseUrl);
+  await restrictDatabaseFiles(config.accountsDatabaseUrl);
+  await restrictDatabaseFiles(config.databaseUrl);
   await migrate(accounts, accountsMigrations);
   await migrate(store, environmentMigrations);
   return { accounts, store };
@@ -66,11 +71,13 @@ export async function serve(config: Config): Promise<number> {
   // Refused before anything opens: production without a real payment provider never serves.
   requireProvider(config);
   const log = createLogger(config.logLevel);
+  // Held while serving: `restore` refuses to replace a database a server has open.
+  const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
   const databases = await openDatabases(config);
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
-  const { app, services, webhooks, drain, metrics } = createApp({
+  const { app, services, webhooks, drain, metrics, metricsApp } = createApp({
     ...databases,
     config,
     log,
@@ -94,6 +101,8 @@ export async function serve(config: Config): Promise<number> {
     labelNames: ["stage"],
     registers: [metrics],
   });
+  // Both series exist from the start, so an alert on their increase sees the first failure.
+  for (const stage of ["accept", "listen"]) listenerFailures.inc({ stage }, 0);
   const server = new Listener({
     port: config.port,
     hostname: config.listenHost,
@@ -103,6 +112,8 @@ export async function serve(config: Config): Promise<number> {
     onFailure: (stage) => listenerFailures.inc({ stage }),
   });
   server.start();
+  const metricsServer = config.metricsListen &&
+    startMetricsListener(config.metricsListen, metricsApp, log);
 
   // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
   // returns, and must not do so while databases are still being closed.
@@ -126,8 +137,9 @@ export async function serve(config: Config): Promise<number> {
           webhooks.stop(),
           services.eventStreams.close(),
         ]);
-        await server.shutdown();
+        await Promise.all([server.shutdown(), metricsServer?.shutdown()]);
         await closeDatabases(databases);
+        locks.release();
         log.info("stopped", { signal });
         stopped(0);
       } catch (error) {

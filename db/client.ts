@@ -47,6 +47,11 @@ function filePath(url: string): string {
   return url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
 }
 
+/** The path of a `file:` database, or null for a libSQL server. */
+export function databaseFilePath(url: string): string | null {
+  return isFileUrl(url) ? filePath(url) : null;
+}
+
 async function ensureParentDirectory(path: string): Promise<void> {
   const slash = path.lastIndexOf("/");
   if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });

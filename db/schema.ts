@@ -409,6 +409,16 @@ export interface SandboxInboxRequestsTable {
 }
 
 /** One environment's database (`sandbox.db` or `production.db`). */
+/** An object a configuration import made, by its id in the environment it came from. */
+export interface ConfigImportMappingsTable {
+  id: Generated<number>;
+  org_id: number;
+  kind: "OFFER" | "WEBHOOK_ENDPOINT";
+  source_id: string;
+  target_id: string;
+  created_at: number;
+}
+
 export interface EnvironmentSchema {
   schema_migrations: SchemaMigrationsTable;
   api_keys: ApiKeysTable;
@@ -432,6 +442,7 @@ export interface EnvironmentSchema {
   sandbox_inboxes: SandboxInboxesTable;
   sandbox_inbox_requests: SandboxInboxRequestsTable;
   payment_attempts: PaymentAttemptsTable;
+  config_import_mappings: ConfigImportMappingsTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;

@@ -85,6 +85,20 @@ export async function updateUserPassword(
     .where("id", "=", userId).execute();
 }
 
+/**
+ * Replaces a password hash by an equivalent one (same password, today's cost), unless the
+ * password changed meanwhile; nothing else about the user changes.
+ */
+export async function upgradePasswordHash(
+  db: Db,
+  userId: number,
+  from: string,
+  to: string,
+): Promise<void> {
+  await db.updateTable("users").set({ password_hash: to })
+    .where("id", "=", userId).where("password_hash", "=", from).execute();
+}
+
 /** Finds a user by internal id. */
 export function findUserById(db: Db, id: number) {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();

@@ -26,11 +26,29 @@ export interface Config {
   /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
   trustedProxies: string[];
   logLevel: LogLevel;
+  /** Where scheduled backups go (`BACKUP_DIR`, by default `<data dir>/backups`). */
+  backupDir: string;
+  /** How often a scheduled backup is taken; null (the default) takes none. */
+  backupIntervalMs: number | null;
+  /** How many scheduled backups of each database are kept. */
+  backupKeep: number;
+  /** Webhook deliveries and their attempts finished longer ago than this are deleted. */
+  webhookLogRetentionDays: number;
   /**
    * Who takes the money: the simulator (sandbox only) or PayU. Null in a production process
    * without one: commands such as `migrate` still run, `serve` refuses (`requireProvider`).
    */
   paymentProvider: ProviderConfig | null;
+  /** Whoever sends `Authorization: Bearer <this>` may read /metrics on the public port. */
+  metricsToken: string | null;
+  /** Where a second listener serves /metrics alone (loopback by default), or null for none. */
+  metricsListen: ListenAddress | null;
+}
+
+/** A host and port to listen on. */
+export interface ListenAddress {
+  hostname: string;
+  port: number;
 }
 
 /** The payment providers a process can be configured with. */
@@ -69,6 +87,19 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_PORTS: Record<Environment, number> = { sandbox: 8787, production: 8788 };
+/** Each environment's metrics listener, so both processes of one host can keep the default. */
+export const DEFAULT_METRICS_PORTS: Record<Environment, number> = {
+  sandbox: 9464,
+  production: 9465,
+};
+
+/** Parses `host:port` (`[::1]:9464` for IPv6); null if it is not one. */
+export function parseListenAddress(value: string): ListenAddress | null {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[3]);
+  if (!match || port < 1 || port > 65535) return null;
+  return { hostname: match[1] ?? match[2], port };
+}
 
 const CONTRACT_RETRY_SCHEDULE = "0,5s,5m,30m,2h,5h,10h,14h,20h,24h";
 /** The sandbox retries on a compressed schedule so a developer sees retries within minutes. */
@@ -111,6 +142,22 @@ const port = z.string().regex(/^\d+$/, "must be a whole number between 1 and 655
     "must be a whole number between 1 and 65535",
   );
 
+const INTERVAL_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses one interval such as `30m`, `6h` or `1d` (1 minute to 30 days) into milliseconds. */
+export function parseInterval(value: string): number | null {
+  const match = /^(\d+)(m|h|d)$/.exec(value.trim());
+  if (!match) return null;
+  const ms = Number(match[1]) * INTERVAL_UNITS_MS[match[2]];
+  return ms >= 60_000 && ms <= 30 * 86_400_000 ? ms : null;
+}
+
+function wholeNumberIn(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.string().regex(/^\d+$/, message).transform(Number)
+    .refine((value) => value >= min && value <= max, message);
+}
+
 const EnvSchema = z.object({
   PAYSTEAD_ENV: z.enum(ENVIRONMENTS, "must be sandbox or production").optional(),
   PORT: port.optional(),
@@ -134,6 +181,21 @@ const EnvSchema = z.object({
     "must be a comma-separated list of IP addresses",
   ).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, "must be debug, info, warn or error").optional(),
+  METRICS_TOKEN: z.string().regex(
+    /^[\x21-\x7e]{32,200}$/,
+    "must be 32 to 200 printable characters without spaces (e.g. from openssl rand -hex 32)",
+  ).optional(),
+  METRICS_LISTEN: z.string().refine(
+    (value) => value === "off" || parseListenAddress(value) !== null,
+    "must be host:port (such as 127.0.0.1:9464) or off",
+  ).optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_INTERVAL: z.string().refine(
+    (value) => value === "off" || parseInterval(value) !== null,
+    "must be off or a duration from 1m to 30d such as 30m, 6h or 1d",
+  ).optional(),
+  BACKUP_KEEP: wholeNumberIn(1, 1000).optional(),
+  WEBHOOK_LOG_RETENTION_DAYS: wholeNumberIn(1, 3650).optional(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], "must be true or false").optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, "must be sandbox or payu").optional(),
   PAYU_API_URL: url.optional(),
@@ -208,6 +270,16 @@ export function loadConfig(
     webhookAllowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true",
     trustedProxies: (vars.TRUSTED_PROXIES ?? "127.0.0.1,::1").split(",").map((a) => a.trim()),
     logLevel: vars.LOG_LEVEL ?? "info",
+    metricsToken: vars.METRICS_TOKEN ?? null,
+    metricsListen: vars.METRICS_LISTEN === "off" ? null : parseListenAddress(
+      vars.METRICS_LISTEN ?? `127.0.0.1:${DEFAULT_METRICS_PORTS[environment]}`,
+    ),
+    backupDir: vars.BACKUP_DIR ? trimSlash(vars.BACKUP_DIR) || "/" : `${dataDir}/backups`,
+    backupIntervalMs: vars.BACKUP_INTERVAL && vars.BACKUP_INTERVAL !== "off"
+      ? parseInterval(vars.BACKUP_INTERVAL)
+      : null,
+    backupKeep: vars.BACKUP_KEEP ?? 7,
+    webhookLogRetentionDays: vars.WEBHOOK_LOG_RETENTION_DAYS ?? 30,
     paymentProvider: providerConfig(environment, vars),
   };
 }

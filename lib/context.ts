@@ -6,6 +6,8 @@ import type { Clock } from "./clock.ts";
 import type { Config, Environment } from "./config.ts";
 import type { EventBroadcaster } from "./event_stream.ts";
 import type { Logger } from "./log.ts";
+import type { PasswordHasher } from "./passwords.ts";
+import type { BackupStatus } from "./ops/backup_status.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentRecord } from "../db/payments.ts";
@@ -50,6 +52,10 @@ export interface Services {
   eventStreams: EventBroadcaster;
   /** DNS for webhook URLs: production checks where a URL points before registering and sending. */
   resolveHost: HostResolver;
+  /** How panel passwords are hashed and checked (tests count the checks). */
+  passwords: PasswordHasher;
+  /** Scheduled backups' outcomes, for /metrics and the panel's notice. */
+  backups: BackupStatus;
 }
 
 /** The services seen from one organisation: every query a service makes is scoped to `orgId`. */

@@ -16,6 +16,8 @@ const ERROR_CODES = {
   parameter_unknown: [400, "invalid_request"],
   embed_origin_not_allowed: [400, "invalid_request"],
   refund_exceeds_payment: [400, "invalid_request"],
+  config_file_invalid: [400, "invalid_request"],
+  config_file_other_organisation: [400, "invalid_request"],
   recovery_window_too_large: [400, "invalid_request"],
   provider_unsupported: [400, "invalid_request"],
   unsupported_media_type: [415, "invalid_request"],

@@ -12,6 +12,11 @@ import { ApiError } from "../lib/errors.ts";
 import { EventBroadcaster, type EventStreamOptions } from "../lib/event_stream.ts";
 import { idempotencyCleanupJob } from "../lib/idempotency.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
+import { type PasswordHasher, scryptPasswords } from "../lib/passwords.ts";
+import { registerBackupMetrics } from "../lib/ops/backup_metrics.ts";
+import { BackupStatus } from "../lib/ops/backup_status.ts";
+import { scheduledBackupJob } from "../lib/ops/backups.ts";
+import { webhookLogRetentionJob } from "../lib/ops/retention.ts";
 import { panelCleanupJob } from "../lib/panel/sessions.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
 import {
@@ -43,7 +48,7 @@ import { rateLimit } from "./middleware/rate_limit.ts";
 import { RequestDrain } from "./middleware/drain.ts";
 import { requestId } from "./middleware/request_id.ts";
 import { requestLog } from "./middleware/request_log.ts";
-import { createMetrics, createOps } from "./ops.ts";
+import { createMetrics, createMetricsApp, createOps } from "./ops.ts";
 import { createPanel } from "./panel/mod.tsx";
 import { createPayPages } from "./pay.tsx";
 import { createProviderRoutes } from "./providers.ts";
@@ -69,6 +74,8 @@ export interface AppDeps {
   eventStreams?: EventStreamOptions;
   /** Tuning of webhook delivery (tests shorten the attempt timeout). */
   webhooks?: WebhookDeliveryOptions;
+  /** Panel password hashing; tests wrap scrypt to count the checks. */
+  passwords?: PasswordHasher;
 }
 
 /** A built app: the Hono app and the services behind it. */
@@ -80,6 +87,8 @@ export interface PaysteadApp {
   webhooks: WebhookDispatcher;
   /** Requests in flight: drain them before closing the server. */
   drain: RequestDrain;
+  /** `/metrics` alone, for the separate metrics listener. */
+  metricsApp: Hono;
   /** The registry `/metrics` prints; the server adds its listener's counters to it. */
   metrics: Registry;
 }
@@ -103,6 +112,8 @@ export function createApp(deps: AppDeps): PaysteadApp {
     log,
     paymentHooks: [checkoutPaymentHook],
     resolveHost: deps.resolveHost ?? resolveHostAddresses,
+    passwords: deps.passwords ?? scryptPasswords,
+    backups: new BackupStatus(),
     eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   services.paymentHooks.push(startSubscriptionOnPayment);
@@ -114,12 +125,21 @@ export function createApp(deps: AppDeps): PaysteadApp {
   scheduler.register(subscriptionRenewalsJob(services));
   scheduler.register(checkoutExpiryJob(services));
   scheduler.register(panelCleanupJob(deps.accounts, clock));
+  scheduler.register(
+    webhookLogRetentionJob(deps.store, clock, deps.config.webhookLogRetentionDays),
+  );
+  if (deps.config.backupIntervalMs !== null) {
+    scheduler.register(
+      scheduledBackupJob({ config: deps.config, clock, log, status: services.backups }),
+    );
+  }
   const webhooks = new WebhookDispatcher(services, deps.webhooks);
   scheduler.register(webhookDeliveryJob(webhooks));
   webhooks.start();
 
   const authenticator = new ApiKeyAuthenticator(services);
   const metrics = createMetrics();
+  registerBackupMetrics(metrics.registry, services.backups);
   const app = new Hono<AppEnv>();
   app.use("*", async (_c, next) => {
     webhooks.noteRequest();
@@ -141,6 +161,8 @@ export function createApp(deps: AppDeps): PaysteadApp {
   app.post("/pay/*", limitClient);
   app.post("/checkout/*", limitClient);
   app.post("/panel/sign-in", limitClient);
+  // Each sign-up on an invitation link costs a scrypt hash.
+  app.post("/panel/invitations/*", limitClient);
   app.use("/api/*", async (c, next) => {
     await next();
     if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
@@ -165,5 +187,14 @@ export function createApp(deps: AppDeps): PaysteadApp {
     renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
   app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
-  return { app, services, authenticator, webhooks, drain, metrics: metrics.registry };
+  const metricsApp = createMetricsApp(metrics.printMetrics);
+  return {
+    app,
+    services,
+    authenticator,
+    webhooks,
+    drain,
+    metrics: metrics.registry,
+    metricsApp,
+  };
 }

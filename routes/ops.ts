@@ -1,6 +1,8 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { Hono, type MiddlewareHandler } from "hono";
 import { Registry } from "prom-client";
 import type { Services } from "../lib/context.ts";
+import { ApiError } from "../lib/errors.ts";
 import type { AppEnv } from "./env.ts";
 import { RequestMetrics } from "./request_metrics.ts";
 
@@ -20,7 +22,38 @@ export function createMetrics(): {
   };
 }
 
-/** `/healthz` (process up), `/readyz` (databases answer), `/metrics` (Prometheus text). */
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
+/** Whether a request carries `Authorization: Bearer <token>`, compared in constant time. */
+export function hasMetricsToken(authorization: string | undefined, token: string | null): boolean {
+  if (token === null || !authorization?.startsWith("Bearer ")) return false;
+  return timingSafeEqual(digest(authorization.slice("Bearer ".length)), digest(token));
+}
+
+/**
+ * `/metrics` on the public port: for the bearer of `METRICS_TOKEN` only; to anyone else it is
+ * the 404 of any unknown path, so its existence tells nothing.
+ */
+function guardedMetrics(services: Services, printMetrics: MiddlewareHandler): MiddlewareHandler {
+  return (c, next) => {
+    if (!hasMetricsToken(c.req.header("authorization"), services.config.metricsToken)) {
+      throw new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`);
+    }
+    return printMetrics(c, next);
+  };
+}
+
+/** The metrics listener's app (`METRICS_LISTEN`): `/metrics` and nothing else. */
+export function createMetricsApp(printMetrics: MiddlewareHandler): Hono {
+  return new Hono().get("/metrics", printMetrics);
+}
+
+/**
+ * `/healthz` (process up), `/readyz` (databases answer), `/metrics` (Prometheus text, with the
+ * metrics token only).
+ */
 export function createOps(services: Services, printMetrics: MiddlewareHandler): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/healthz", (c) => c.json({ status: "ok", environment: services.environment }))
@@ -36,5 +69,5 @@ export function createOps(services: Services, printMetrics: MiddlewareHandler): 
         return c.json({ status: "unavailable", reason: "a database does not answer" }, 503);
       }
     })
-    .get("/metrics", printMetrics);
+    .get("/metrics", guardedMetrics(services, printMetrics));
 }

@@ -215,7 +215,7 @@ Deno.test("[api] the OpenAPI 3.1 document describes every operation from the zod
 });
 
 Deno.test("[api] health, readiness and metrics", async () => {
-  const app = await makeTestApp();
+  const app = await makeTestApp({ env: { METRICS_TOKEN: "m".repeat(32) } });
   try {
     const health = await app.app.request("/healthz");
     assert.equal(health.status, 200);
@@ -226,7 +226,9 @@ Deno.test("[api] health, readiness and metrics", async () => {
 
     await createTestOffer(app);
     await app.request("GET", "/api/v1/qr/qr_nope");
-    const metrics = await (await app.app.request("/metrics")).text();
+    const metrics = await (await app.app.request("/metrics", {
+      headers: { authorization: `Bearer ${"m".repeat(32)}` },
+    })).text();
     assert.match(
       metrics,
       /paystead_http_requests_total\{method="POST",route="\/api\/v1\/qr",status="201",ok="true"\} 1/,

@@ -23,7 +23,7 @@ async function halfSentRequest(port: number): Promise<Deno.Conn | null> {
 Deno.test("[server] a flood of half-sent requests past the file limit leaves a server that answers once it goes", async () => {
   const dataDir = await Deno.makeTempDir();
   const server = await startPaysteadWithFileLimit(dataDir, FILE_LIMIT, {
-    METRICS_TOKEN: "flood-test",
+    METRICS_TOKEN: "flood-test-metrics-token-0123456789",
   });
   let exited = false;
   server.process.status.then(() => exited = true);
@@ -58,7 +58,7 @@ Deno.test("[server] a flood of half-sent requests past the file limit leaves a s
     assert.equal(exited, false);
 
     const metrics = await fetch(`${server.url}/metrics`, {
-      headers: { Authorization: "Bearer flood-test" },
+      headers: { Authorization: "Bearer flood-test-metrics-token-0123456789" },
     });
     assert.equal(metrics.status, 200);
     const failures = /paystead_listener_failures_total\{stage="accept"\} (\d+)/

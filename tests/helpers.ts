@@ -8,6 +8,7 @@ import { ManualClock } from "../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../lib/config.ts";
 import type { EventStreamOptions } from "../lib/event_stream.ts";
 import { silentLogger } from "../lib/log.ts";
+import { type PasswordHasher, scryptHasher } from "../lib/passwords.ts";
 import type { Plan } from "../lib/plans.ts";
 import type { PaymentProvider } from "../lib/providers/mod.ts";
 import {
@@ -48,6 +49,13 @@ export interface TestApp extends PaysteadApp {
   close(): Promise<void>;
 }
 
+/**
+ * Scrypt at an eighth of production's cost: a panel test signs in often and production's half a
+ * second each would make the suite crawl. Tests of hashing itself, and every real server, use
+ * production's `scryptPasswords`.
+ */
+export const TEST_PASSWORDS: PasswordHasher = scryptHasher({ N: 2 ** 14, r: 8, p: 1 });
+
 /** Builds a test app. Databases are temporary files: libSQL's :memory: loses tables. */
 export async function makeTestApp(options: {
   environment?: Environment;
@@ -58,6 +66,7 @@ export async function makeTestApp(options: {
   webhooks?: WebhookDeliveryOptions;
   /** Wraps the environment store the app writes through (to make its writes fail). */
   wrapStore?: (store: Store<EnvironmentSchema>) => Store<EnvironmentSchema>;
+  passwords?: PasswordHasher;
   eventStreams?: EventStreamOptions;
   /** Switches of production's fake PayU (notifications at once by default). */
   payuSwitches?: FakePayuSwitchesPatch;
@@ -120,6 +129,7 @@ export async function makeTestApp(options: {
     log: silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
+    passwords: options.passwords ?? TEST_PASSWORDS,
     eventStreams: options.eventStreams,
   });
   target.app = built;

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 
-async function eventTypes(t: TestApp): Promise<string[]> {
-  const rows = await t.store.db.selectFrom("events").select("type").orderBy("id").execute();
+async function eventsOf(t: TestApp, paymentId: string): Promise<string[]> {
+  const rows = await t.store.db.selectFrom("events").select("type")
+    .where("payload", "like", `%${paymentId}%`).orderBy("id").execute();
   return rows.map((row) => row.type);
 }
 
@@ -19,8 +20,8 @@ Deno.test("[outbox] a payment's status change and its event commit together or n
   const t = await makeTestApp();
   try {
     const offer = await createTestOffer(t);
-    const payment = await createTestPayment(t, offer.qrId);
-    const path = `/api/v1/payments/${payment.paymentId}`;
+    const canceled = await createTestPayment(t, offer.qrId);
+    const completed = await createTestPayment(t, offer.qrId);
     // This test's own database refuses every new event: the insert after the status change fails.
     await t.store.write((trx) =>
       sql`CREATE TRIGGER refuse_events BEFORE INSERT ON events
@@ -28,33 +29,34 @@ Deno.test("[outbox] a payment's status change and its event commit together or n
     );
 
     for (
-      const [name, action, body] of [
-        ["cancel", "cancel", {}],
-        ["complete", "complete", { code: "777123" }],
+      const [action, payment, body] of [
+        ["cancel", canceled, {}],
+        ["complete", completed, { code: "777123" }],
       ] as const
     ) {
-      await s.step(`${name} fails whole`, async () => {
+      await s.step(`${action} fails whole`, async () => {
+        const path = `/api/v1/payments/${payment.paymentId}`;
         const response = await t.request("POST", `${path}/${action}`, body);
         assert.equal(response.status, 500);
         assert.equal((await response.json()).error.type, "api");
         const current = await (await t.request("GET", path)).json();
         assert.equal(current.status, "PENDING");
         assert.equal(current.updatedAt, payment.updatedAt);
-        assert.deepEqual(await eventTypes(t), ["payment.created"]);
+        assert.deepEqual(await eventsOf(t, payment.paymentId), ["payment.created"]);
         assert.deepEqual(stray, []);
       });
     }
 
     await s.step("once events can be written, the change goes through with its event", async () => {
       await t.store.write((trx) => sql`DROP TRIGGER refuse_events`.execute(trx));
-      // The failed complete had reached the provider: its attempt holds the payment until the
-      // provider is asked about it (the simulator never recorded an order, so it frees it).
-      t.clock.advance(60_000);
-      await t.services.scheduler.runAll();
+      const path = `/api/v1/payments/${canceled.paymentId}`;
       const response = await t.request("POST", `${path}/cancel`, {});
       assert.equal(response.status, 200);
       assert.equal((await response.json()).status, "CANCELED");
-      assert.deepEqual(await eventTypes(t), ["payment.created", "payment.canceled"]);
+      assert.deepEqual(await eventsOf(t, canceled.paymentId), [
+        "payment.created",
+        "payment.canceled",
+      ]);
     });
   } finally {
     await t.close();

@@ -428,9 +428,14 @@ Deno.test("[panel quick start] every step runs for real and the webhook arrives,
         { accept: "application/json" },
       );
       const body = await response.json();
-      return body.inbox.some((request: { eventType: string }) =>
-          request.eventType === "checkout.session.completed"
-        )
+      // The inbox gets the request before the attempt's result is recorded: wait for both.
+      const recorded = body.deliveries.some((entry: { eventType: string; status: string }) =>
+        entry.eventType === "checkout.session.completed" && entry.status !== "PENDING"
+      );
+      return recorded &&
+          body.inbox.some((request: { eventType: string }) =>
+            request.eventType === "checkout.session.completed"
+          )
         ? body
         : undefined;
     }, "checkout.session.completed at the inbox");

@@ -1,17 +1,31 @@
 import assert from "node:assert/strict";
 import { createUser } from "../lib/accounts.ts";
 import { updateUserPassword } from "../db/team.ts";
-import { hashPassword } from "../lib/passwords.ts";
 import type { Plan, Role } from "../lib/plans.ts";
 import { csrfTokenOf } from "../lib/panel/sessions.ts";
-import { makeTestApp, type TestApp } from "./helpers.ts";
+import type { PasswordHasher } from "../lib/passwords.ts";
+import { makeTestApp, TEST_PASSWORDS, type TestApp } from "./helpers.ts";
 
 /** A password that passes the panel's rules, for test users. */
 export const PASSWORD = "correct horse battery staple";
 
+/** The tests' hasher, counting the password checks. */
+export function countingPasswords(): PasswordHasher & { checks: number } {
+  const counter = {
+    checks: 0,
+    hash: (password: string) => TEST_PASSWORDS.hash(password),
+    needsRehash: (stored: string) => TEST_PASSWORDS.needsRehash(stored),
+    verify(password: string, stored: string) {
+      counter.checks++;
+      return TEST_PASSWORDS.verify(password, stored);
+    },
+  };
+  return counter;
+}
+
 /** Adds a user to the test organisation with a role and a chosen password (no forced change). */
 export async function addUser(
-  t: Pick<TestApp, "accounts" | "clock">,
+  t: Pick<TestApp, "accounts" | "clock"> & { services?: { passwords: PasswordHasher } },
   options: {
     email: string;
     role: Role;
@@ -31,7 +45,7 @@ export async function addUser(
     return { email: options.email, password: created.oneTimePassword, userId: created.user.id };
   }
   const password = options.password ?? PASSWORD;
-  const hash = await hashPassword(password);
+  const hash = await (t.services?.passwords ?? TEST_PASSWORDS).hash(password);
   await t.accounts.write((trx) => updateUserPassword(trx, created.user.id, hash, t.clock.now()));
   return { email: options.email, password, userId: created.user.id };
 }

@@ -65,19 +65,28 @@ Deno.test("[panel team] an invitation link makes a new member, once", async () =
   }
 });
 
-Deno.test("[panel team] someone with an account joins with their own password", async () => {
+Deno.test("[panel team] someone with an account signs in, then accepts", async () => {
   const { t, agent } = await signedInApp();
   try {
     await createOrganisation(t.accounts, { slug: "other", name: "Other", plan: "BASIC" }, 0);
     await addUser(t, { email: "linus@other.test", role: "OWNER", orgSlug: "other" });
     const link = await invite(agent, "linus@other.test", "MEMBER");
     const linus = new PanelAgent(t);
+    const html = await (await linus.get(link)).text();
+    assert.ok(html.includes(`href="/panel/sign-in?next=${encodeURIComponent(link)}"`));
+    const signedIn = await linus.post("/panel/sign-in", {
+      email: "linus@other.test",
+      password: PASSWORD,
+      next: link,
+    });
+    assert.equal(signedIn.status, 303);
+    assert.equal(signedIn.headers.get("location"), link);
     const page = pageText(await (await linus.get(link)).text());
-    assert.match(page, /You already have a Paystead account: enter its password to accept\./);
-    const wrong = await linus.post(link, { password: "not the password" });
-    assert.equal(wrong.status, 401);
-    const joined = await linus.post(link, { password: PASSWORD });
+    assert.match(page, /Accept and open Acme/);
+    assert.equal(page.includes("Choose a password"), false);
+    const joined = await linus.post(`${link}/accept`);
     assert.equal(joined.status, 303);
+    assert.equal(joined.headers.get("location"), "/panel?notice=joined");
     const home = await (await linus.get("/panel")).text();
     assert.match(pageText(home), /Acme BASIC/);
     // Two organisations now: the menu switches between them.
@@ -87,6 +96,7 @@ Deno.test("[panel team] someone with an account joins with their own password", 
     assert.match(pageText(await (await linus.get("/panel")).text()), /Other BASIC/);
     const foreign = await linus.post("/panel/switch-organisation", { org: "not-mine" });
     assert.equal(foreign.status, 404);
+    assert.equal((await linus.post(`${link}/accept`)).status, 409, "used once");
   } finally {
     await t.close();
   }

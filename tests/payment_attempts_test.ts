@@ -41,8 +41,9 @@ Deno.test("[attempts] an open attempt holds its payment: no second attempt, no c
     t.clock.advance(2 * MINUTE);
     assert.deepEqual(await findExpiredPendingPayments(t.store.db, t.clock.now(), 10), []);
 
-    // The simulator has no order for it: the attempt fails and the payment may expire.
-    await t.services.scheduler.runDue();
+    // The minute's sweep asks the simulator, which has no order for it: the attempt fails and
+    // the payment may expire.
+    await t.services.scheduler.runAll();
     const [failed] = await listAttemptsOfPayment(t.store.db, payment.id);
     assert.equal(failed.status, "FAILED");
     assert.equal(failed.failure_code, "provider_unavailable");

@@ -76,6 +76,8 @@ export function paysteadCommand(
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       // Load and crash tests send thousands of requests with one key; they measure other things.
       RATE_LIMIT_PER_SECOND: "1000000",
+      // Tests run many servers at once; the one that checks the metrics listener sets its own.
+      METRICS_LISTEN: "off",
       ...(env.PAYSTEAD_ENV === "production" && PAYU_TEST_ENV),
       ...env,
     },

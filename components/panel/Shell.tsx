@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import type { Environment } from "../../lib/config.ts";
 import type { Plan, Role } from "../../lib/plans.ts";
 import { Layout } from "../Layout.tsx";
-import { CsrfField } from "./ui.tsx";
+import { CsrfField, Notice } from "./ui.tsx";
 
 /** Where a page sits in the navigation. */
 export type NavKey =
@@ -17,6 +17,7 @@ export type NavKey =
   | "webhooks"
   | "checkout"
   | "quickstart"
+  | "config-transfer"
   | "reference";
 
 /** What the panel's frame shows around every page, computed once per request. */
@@ -33,6 +34,8 @@ export interface PanelChrome {
   /** Developers: hidden (MEMBER), shown, or shown with an upgrade mark (FREE). */
   developers: "hidden" | "open" | "upgrade";
   quickstart: boolean;
+  /** Shown to owners while the last scheduled backup failed. */
+  backupFailure: { at: string; message: string } | null;
 }
 
 const ENV_LABEL: Record<Environment, string> = { sandbox: "Sandbox", production: "Production" };
@@ -147,7 +150,15 @@ export function Shell(props: {
 }) {
   const { chrome, current } = props;
   const sandbox = chrome.environment === "sandbox";
-  const developer = ["developers", "api-keys", "webhooks", "checkout", "quickstart", "reference"];
+  const developer = [
+    "developers",
+    "api-keys",
+    "webhooks",
+    "checkout",
+    "quickstart",
+    "config-transfer",
+    "reference",
+  ];
   return (
     <Layout
       title={`${props.title} · ${chrome.org.name} · Paystead ${ENV_LABEL[chrome.environment]}`}
@@ -212,6 +223,12 @@ export function Shell(props: {
                     <NavLink href="/panel/developers/checkout" current={current === "checkout"}>
                       Checkout sessions
                     </NavLink>
+                    <NavLink
+                      href="/panel/developers/config-transfer"
+                      current={current === "config-transfer"}
+                    >
+                      Copy configuration
+                    </NavLink>
                     {chrome.quickstart && (
                       <NavLink
                         href="/panel/developers/quickstart"
@@ -235,6 +252,12 @@ export function Shell(props: {
           )}
         </nav>
         <main class="content" id="main" tabIndex={-1}>
+          {chrome.backupFailure && (
+            <Notice tone="error" title="The last scheduled backup failed">
+              At {chrome.backupFailure.at}: {chrome.backupFailure.message}{" "}
+              The server logs say more; backups are retried every few minutes.
+            </Notice>
+          )}
           {props.children}
         </main>
       </div>

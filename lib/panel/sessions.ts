@@ -12,17 +12,23 @@ import {
   setSessionOrganisation,
   touchSession,
 } from "../../db/panel_sessions.ts";
-import type { AccountsSchema, SignInThrottleRow, UserRow } from "../../db/schema.ts";
+import type { AccountsSchema, UserRow } from "../../db/schema.ts";
 import {
   deleteStaleThrottleRows,
   deleteThrottleRow,
   findThrottleRows,
   saveThrottleRow,
 } from "../../db/sign_in_throttle.ts";
-import { findUserById, listUserOrganisations, updateUserPassword } from "../../db/team.ts";
+import {
+  findUserById,
+  listUserOrganisations,
+  updateUserPassword,
+  upgradePasswordHash,
+} from "../../db/team.ts";
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../errors.ts";
-import { hashPassword, verifyPassword } from "../passwords.ts";
+import { guessablePasswordProblem } from "../password_strength.ts";
+import { type PasswordHasher, scryptPasswords } from "../passwords.ts";
 import type { Plan, Role } from "../plans.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import {
@@ -31,6 +37,7 @@ import {
   ADDRESS_POLICY,
   addressSubject,
   afterFailure,
+  afterGiveBack,
   lockedUntil,
 } from "./throttle.ts";
 
@@ -134,12 +141,13 @@ export async function touchSessionIfDue(
   await accounts.write((trx) => touchSession(trx, session.id, now));
 }
 
-let dummyHash: Promise<string> | undefined;
+const dummyHashes = new WeakMap<PasswordHasher, Promise<string>>();
 
 /** A hash to check a password against when there is no such user, so timing tells nothing. */
-function unknownUserHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
-  return dummyHash;
+function unknownUserHash(passwords: PasswordHasher): Promise<string> {
+  let hash = dummyHashes.get(passwords);
+  if (!hash) dummyHashes.set(passwords, hash = passwords.hash(randomBytes(16).toString("hex")));
+  return hash;
 }
 
 function retryAfter(until: number, now: number): ApiError {
@@ -164,48 +172,73 @@ function throttleSubjects(email: string, client: ClientInfo): string[] {
   return subjects;
 }
 
-/**
- * Counts a failed password for the e-mail address and the client address in one write; throws
- * the 429 if that failure locked either, else the 401.
- */
-async function recordFailure(
-  accounts: Accounts,
-  email: string,
-  client: ClientInfo,
-  now: number,
-): Promise<never> {
-  const locked = await accounts.write(async (trx) => {
-    const subjects = throttleSubjects(email, client);
-    const rows = new Map((await findThrottleRows(trx, subjects)).map((row) => [row.subject, row]));
-    let until: number | null = null;
-    for (const subject of subjects) {
-      const policy = subject === subjects[0] ? ACCOUNT_POLICY : ADDRESS_POLICY;
-      const next = afterFailure(subject, rows.get(subject), policy, now);
-      await saveThrottleRow(trx, next);
-      const lock = lockedUntil(next, now);
-      if (lock !== null) until = Math.max(until ?? 0, lock);
-    }
-    return until;
-  });
-  if (locked !== null) throw retryAfter(locked, now);
-  throw new ApiError(
+function credentialsInvalid(): ApiError {
+  return new ApiError(
     "credentials_invalid",
     "That e-mail address and password don't match an account. Check both and try again.",
   );
 }
 
-async function assertNotLocked(
+/**
+ * Reserves one password check for the e-mail address and the client address: refuses with the
+ * 429 when either is locked, else counts the attempt as a failure in the same write. Returns
+ * until when this very attempt locked them, if it did.
+ *
+ * NOTE: the attempt is counted before the password is checked, in the write that reads the
+ * lock, and writes run one at a time: of any number of parallel guesses at most the policy's
+ * number get a reservation, so at most that many passwords are ever checked.
+ */
+async function reserveAttempt(
   accounts: Accounts,
   email: string,
   client: ClientInfo,
   now: number,
+): Promise<number | null> {
+  const outcome = await accounts.write(async (trx) => {
+    const subjects = throttleSubjects(email, client);
+    const rows = new Map((await findThrottleRows(trx, subjects)).map((row) => [row.subject, row]));
+    const held = Math.max(0, ...[...rows.values()].map((row) => lockedUntil(row, now) ?? 0));
+    if (held > now) return { refusedUntil: held, lockedBy: null };
+    let lockedBy: number | null = null;
+    for (const subject of subjects) {
+      const next = afterFailure(subject, rows.get(subject), policyOf(subject), now);
+      await saveThrottleRow(trx, next);
+      const lock = lockedUntil(next, now);
+      if (lock !== null) lockedBy = Math.max(lockedBy ?? 0, lock);
+    }
+    return { refusedUntil: null, lockedBy };
+  });
+  if (outcome.refusedUntil !== null) throw retryAfter(outcome.refusedUntil, now);
+  return outcome.lockedBy;
+}
+
+function policyOf(subject: string) {
+  return subject.startsWith("account:") ? ACCOUNT_POLICY : ADDRESS_POLICY;
+}
+
+/**
+ * Gives a right password's reservation back, in one write with upgrading an old hash to today's
+ * cost. The account's failures are forgotten (the right password proves its owner); the client
+ * address gets back the one attempt.
+ */
+async function acceptAttempt(
+  accounts: Accounts,
+  passwords: PasswordHasher,
+  input: { user: UserRow; password: string; client: ClientInfo; now: number },
 ): Promise<void> {
-  const rows: SignInThrottleRow[] = await findThrottleRows(
-    accounts.db,
-    throttleSubjects(email, client),
-  );
-  const until = Math.max(0, ...rows.map((row) => lockedUntil(row, now) ?? 0));
-  if (until > now) throw retryAfter(until, now);
+  const { user, client, now } = input;
+  const upgraded = passwords.needsRehash(user.password_hash)
+    ? await passwords.hash(input.password)
+    : null;
+  await accounts.write(async (trx) => {
+    await deleteThrottleRow(trx, accountSubject(user.email));
+    if (client.address) {
+      const subject = addressSubject(client.address);
+      const [row] = await findThrottleRows(trx, [subject]);
+      if (row) await saveThrottleRow(trx, afterGiveBack(row, ADDRESS_POLICY, now));
+    }
+    if (upgraded) await upgradePasswordHash(trx, user.id, user.password_hash, upgraded);
+  });
 }
 
 /** A new session: the token for the cookie (nowhere else) and when it ends at the latest. */
@@ -245,27 +278,29 @@ function normaliseEmail(raw: string): string {
 }
 
 /**
- * Checks an e-mail address and password, counting failures against the account and the client
- * address. Locked subjects are refused before the password is even checked; an unknown e-mail
- * costs the same time and counts the same as a wrong password, so neither timing nor messages
- * tell which addresses have accounts.
+ * Checks an e-mail address and password, counting the attempt against the account and the
+ * client address before the password is checked (locked subjects are refused unchecked) and
+ * giving it back when the password is right. An unknown e-mail costs the same time and counts
+ * the same as a wrong password, so neither timing nor messages tell which addresses have accounts.
  */
 export async function checkPassword(
   accounts: Accounts,
   input: { email: string; password: string; client: ClientInfo; now: number },
+  passwords: PasswordHasher = scryptPasswords,
 ): Promise<UserRow> {
   const email = normaliseEmail(input.email);
   const { now, client } = input;
   if (input.password === "" || input.password.length > MAX_PASSWORD_LENGTH) {
     throw new ApiError("parameter_missing", "Enter your password.", { param: "password" });
   }
-  await assertNotLocked(accounts, email, client, now);
+  const lockedBy = await reserveAttempt(accounts, email, client, now);
   const user = await findUserByEmail(accounts.db, email);
-  const matches = await verifyPassword(
+  const matches = await passwords.verify(
     input.password,
-    user?.password_hash ?? await unknownUserHash(),
+    user?.password_hash ?? await unknownUserHash(passwords),
   );
-  if (!user || !matches) return recordFailure(accounts, email, client, now);
+  if (!user || !matches) throw lockedBy !== null ? retryAfter(lockedBy, now) : credentialsInvalid();
+  await acceptAttempt(accounts, passwords, { user, password: input.password, client, now });
   return user;
 }
 
@@ -273,8 +308,9 @@ export async function checkPassword(
 export async function signIn(
   accounts: Accounts,
   input: { email: string; password: string; client: ClientInfo; now: number },
+  passwords: PasswordHasher = scryptPasswords,
 ): Promise<SignedIn> {
-  const user = await checkPassword(accounts, input);
+  const user = await checkPassword(accounts, input, passwords);
   const organisations = await listUserOrganisations(accounts.db, user.id);
   if (organisations.length === 0) {
     throw new ApiError(
@@ -282,15 +318,14 @@ export async function signIn(
       "Your account no longer belongs to an organisation. Ask an owner to invite you again.",
     );
   }
-  return accounts.write(async (trx) => {
-    await deleteThrottleRow(trx, accountSubject(user.email));
-    return insertNewSession(trx, {
+  return accounts.write((trx) =>
+    insertNewSession(trx, {
       userId: user.id,
       orgId: organisations[0].id,
       client: input.client,
       now: input.now,
-    });
-  });
+    })
+  );
 }
 
 /** Ends a session. */
@@ -298,56 +333,79 @@ export async function signOut(accounts: Accounts, sessionId: number): Promise<vo
   await accounts.write((trx) => deleteSession(trx, sessionId));
 }
 
-/** Why a new password is not acceptable, or null. */
-export function passwordProblem(password: string, email: string): string | null {
+/**
+ * Why a new password is not acceptable (too short or long, or guessable for this person), or
+ * null.
+ */
+export function passwordProblem(
+  password: string,
+  person: { email: string; name?: string | null },
+): string | null {
   if (password.length < MIN_PASSWORD_LENGTH) {
     return `Use at least ${MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.`;
   }
   if (password.length > MAX_PASSWORD_LENGTH) {
     return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
   }
-  if (password.trim().toLowerCase() === email.toLowerCase()) {
+  if (password.trim().toLowerCase() === person.email.toLowerCase()) {
     return "Don't use your e-mail address as your password.";
   }
-  if (new Set(password).size < 4) return "Use more than a few different characters.";
-  return null;
+  return guessablePasswordProblem(password, person);
+}
+
+/** Throws the form's error when a new password and its repetition are not acceptable. */
+export function assertNewPassword(
+  input: { password: string; confirm?: string },
+  person: { email: string; name?: string | null },
+): void {
+  const problem = passwordProblem(input.password, person);
+  if (problem) throw new ApiError("parameter_invalid", problem, { param: "password" });
+  if (input.password !== input.confirm) {
+    throw new ApiError("parameter_invalid", "The two passwords are not the same.", {
+      param: "confirm",
+    });
+  }
 }
 
 /**
  * Changes the signed-in user's password and ends their other sessions, in one write. The
- * current password is asked for unless this is the change forced after a one-time password.
+ * current password is asked for (and checked like a sign-in) unless this is the change forced
+ * after a one-time password.
  */
 export async function changePassword(
   accounts: Accounts,
   session: PanelSession,
   input: { current: string; password: string; confirm: string; client: ClientInfo; now: number },
+  passwords: PasswordHasher = scryptPasswords,
 ): Promise<void> {
   const { now } = input;
   const user = await findUserById(accounts.db, session.userId);
   if (!user) throw new ApiError("not_signed_in", "Sign in again.");
+  // The new password is judged first: a weak choice must not spend a sign-in attempt.
+  assertNewPassword(input, user);
   if (!session.passwordChangeRequired) {
-    await assertNotLocked(accounts, user.email, input.client, now);
-    if (!await verifyPassword(input.current, user.password_hash)) {
-      try {
-        await recordFailure(accounts, user.email, input.client, now);
-      } catch (error) {
-        if (error instanceof ApiError && error.code === "credentials_invalid") {
-          throw new ApiError("parameter_invalid", "Your current password is not right.", {
-            param: "current",
-          });
-        }
-        throw error;
+    try {
+      await checkPassword(accounts, {
+        email: user.email,
+        password: input.current,
+        client: input.client,
+        now,
+      }, passwords);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "credentials_invalid") {
+        throw new ApiError("parameter_invalid", "Your current password is not right.", {
+          param: "current",
+        });
       }
+      if (error instanceof ApiError && error.code === "parameter_missing") {
+        throw new ApiError("parameter_missing", "Enter your current password.", {
+          param: "current",
+        });
+      }
+      throw error;
     }
   }
-  const problem = passwordProblem(input.password, user.email);
-  if (problem) throw new ApiError("parameter_invalid", problem, { param: "password" });
-  if (input.password !== input.confirm) {
-    throw new ApiError("parameter_invalid", "The two new passwords are not the same.", {
-      param: "confirm",
-    });
-  }
-  if (await verifyPassword(input.password, user.password_hash)) {
+  if (await passwords.verify(input.password, user.password_hash)) {
     throw new ApiError(
       "parameter_invalid",
       session.passwordChangeRequired
@@ -356,7 +414,7 @@ export async function changePassword(
       { param: "password" },
     );
   }
-  const hash = await hashPassword(input.password);
+  const hash = await passwords.hash(input.password);
   await accounts.write(async (trx) => {
     await updateUserPassword(trx, user.id, hash, now);
     await deleteUserSessions(trx, user.id, session.id);

@@ -16,7 +16,10 @@ import {
   insertMembership,
   insertUser,
 } from "../../db/organisations.ts";
-import { deleteUserSessionsInOrganisation } from "../../db/panel_sessions.ts";
+import {
+  deleteUserSessionsInOrganisation,
+  setSessionOrganisation,
+} from "../../db/panel_sessions.ts";
 import type { AccountsSchema, InvitationRow } from "../../db/schema.ts";
 import {
   countOwners,
@@ -29,15 +32,15 @@ import {
 import { Email, parseField, RoleName } from "../accounts.ts";
 import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { hashPassword } from "../passwords.ts";
+import { type PasswordHasher, scryptPasswords } from "../passwords.ts";
 import type { Role } from "../plans.ts";
 import { canManageMember } from "./access.ts";
 import {
-  checkPassword,
+  assertNewPassword,
   type ClientInfo,
   hashSessionToken,
   insertNewSession,
-  passwordProblem,
+  type PanelSession,
   type SignedIn,
 } from "./sessions.ts";
 
@@ -184,15 +187,16 @@ export async function revokeInvitation(
   });
 }
 
-/** An invitation as its link's page shows it. */
+/**
+ * An invitation as its link's page shows it. It says nothing about whether the address has an
+ * account: whoever invited holds the link, and must not learn that from it.
+ */
 export interface InvitationView {
   orgName: string;
   email: string;
   role: Role;
   invitedBy: string | null;
   expiresAt: number;
-  /** Whether the address already has an account (which then signs in to accept). */
-  existingUser: boolean;
 }
 
 async function findOpenInvitation(
@@ -239,13 +243,20 @@ export async function loadInvitation(
     role: invitation.role as Role,
     invitedBy: invitation.invited_by_email,
     expiresAt: invitation.expires_at,
-    existingUser: (await findUserByEmail(accounts.db, invitation.email)) !== undefined,
   };
 }
 
+function hasAccountAlready(email: string): ApiError {
+  return new ApiError(
+    "state_conflict",
+    `${email} already has a Paystead account. Sign in with it, then open this link again to accept.`,
+  );
+}
+
 /**
- * Accepts an invitation and signs in, in one write: a new address chooses a name and password
- * and gets an account; an existing account proves itself with its password and joins.
+ * Accepts an invitation with a new account and signs it in, in one write: the invited address
+ * chooses a name and password. An address that already has an account accepts from a session
+ * of that account (`joinInvitation`); no password is ever checked here.
  */
 export async function acceptInvitation(
   accounts: Accounts,
@@ -257,63 +268,73 @@ export async function acceptInvitation(
     client: ClientInfo;
     now: number;
   },
+  passwords: PasswordHasher = scryptPasswords,
 ): Promise<SignedIn> {
   const { now } = input;
   const invitation = await findOpenInvitation(accounts.db, input.token, now);
-  const existing = await findUserByEmail(accounts.db, invitation.email);
-  let passwordHash: string | null = null;
-  if (existing) {
-    await checkPassword(accounts, {
-      email: invitation.email,
-      password: input.password,
+  if (await findUserByEmail(accounts.db, invitation.email)) {
+    throw hasAccountAlready(invitation.email);
+  }
+  const name = input.name?.trim().slice(0, 100) || null;
+  assertNewPassword(input, { email: invitation.email, name });
+  const passwordHash = await passwords.hash(input.password);
+  return accounts.write(async (trx) => {
+    const open = await findOpenInvitation(trx, input.token, now);
+    // NOTE: checked again in the write: an account made meanwhile is never given a second one.
+    if (await findUserByEmail(trx, open.email)) throw hasAccountAlready(open.email);
+    const user = await insertUser(trx, {
+      public_id: newId("user"),
+      email: open.email,
+      name,
+      password_hash: passwordHash,
+      password_change_required: 0,
+      created_at: now,
+      updated_at: now,
+    });
+    await insertMembership(trx, {
+      org_id: open.org_id,
+      user_id: user.id,
+      role: open.role,
+      created_at: now,
+    });
+    await closeInvitation(trx, open.id, { accepted_at: now });
+    return insertNewSession(trx, {
+      userId: user.id,
+      orgId: open.org_id,
       client: input.client,
       now,
     });
-  } else {
-    const problem = passwordProblem(input.password, invitation.email);
-    if (problem) throw new ApiError("parameter_invalid", problem, { param: "password" });
-    if (input.password !== input.confirm) {
-      throw new ApiError("parameter_invalid", "The two passwords are not the same.", {
-        param: "confirm",
-      });
-    }
-    passwordHash = await hashPassword(input.password);
-  }
-  const name = input.name?.trim().slice(0, 100) || null;
-  return accounts.write(async (trx) => {
+  });
+}
+
+/**
+ * Accepts an invitation for the signed-in user, whose e-mail address it must be for, and moves
+ * their session into the organisation, in one write.
+ */
+export async function joinInvitation(
+  accounts: Accounts,
+  input: { token: string; session: Pick<PanelSession, "id" | "userId" | "email">; now: number },
+): Promise<void> {
+  const { session, now } = input;
+  await accounts.write(async (trx) => {
     const open = await findOpenInvitation(trx, input.token, now);
-    let userId: number;
-    const user = await findUserByEmail(trx, open.email);
-    if (user) {
-      if (passwordHash !== null) {
-        throw new ApiError(
-          "state_conflict",
-          "An account with this e-mail address was created meanwhile. Reload and sign in.",
-        );
-      }
-      userId = user.id;
-    } else {
-      if (passwordHash === null) throw new Error("The invited account disappeared meanwhile.");
-      userId = (await insertUser(trx, {
-        public_id: newId("user"),
-        email: open.email,
-        name,
-        password_hash: passwordHash,
-        password_change_required: 0,
-        created_at: now,
-        updated_at: now,
-      })).id;
+    if (open.email !== session.email.toLowerCase()) {
+      throw new ApiError(
+        "role_required",
+        `This invitation is for ${open.email}, and you are signed in as ${session.email}. ` +
+          `Sign out, then sign in as ${open.email} to accept it.`,
+      );
     }
-    if (!await findMembership(trx, open.org_id, userId)) {
+    if (!await findMembership(trx, open.org_id, session.userId)) {
       await insertMembership(trx, {
         org_id: open.org_id,
-        user_id: userId,
+        user_id: session.userId,
         role: open.role,
         created_at: now,
       });
     }
     await closeInvitation(trx, open.id, { accepted_at: now });
-    return insertNewSession(trx, { userId, orgId: open.org_id, client: input.client, now });
+    await setSessionOrganisation(trx, session.id, open.org_id);
   });
 }
 

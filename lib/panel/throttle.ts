@@ -1,6 +1,9 @@
 import type { SignInThrottleRow } from "../../db/schema.ts";
 
-/** How many failed sign-ins a subject may have in one window before it is locked. */
+/**
+ * How many sign-in attempts a subject may have in one window before it is locked. Attempts are
+ * counted before their password is checked; a right one is given back.
+ */
 export interface ThrottlePolicy {
   maxFailures: number;
   windowMs: number;
@@ -10,8 +13,8 @@ export interface ThrottlePolicy {
 const MINUTE = 60_000;
 
 /**
- * Per account: five wrong passwords in 15 minutes lock the account's sign-in for 15 minutes,
- * whoever tries. Per client address: 50, so one office behind one address is not locked out
+ * Per account: five attempts in 15 minutes (a right one is given back) lock the account's
+ * sign-in for 15 minutes, whoever tries. Per client address: 50, so one office behind one address is not locked out
  * by a colleague, while a script guessing across many accounts from one address is.
  */
 export const ACCOUNT_POLICY: ThrottlePolicy = {
@@ -69,4 +72,18 @@ export function afterFailure(
     locked_until: lockedUntil(row, now),
     updated_at: now,
   };
+}
+
+/**
+ * The state after a reserved attempt proved right: its count is given back. A reservation that
+ * locked the subject has nothing left to give back (the lock's window started anew).
+ */
+export function afterGiveBack(
+  row: SignInThrottleRow,
+  policy: ThrottlePolicy,
+  now: number,
+): SignInThrottleRow {
+  const windowOpen = now - row.window_started_at < policy.windowMs;
+  if (!windowOpen || row.failures === 0) return row;
+  return { ...row, failures: row.failures - 1, updated_at: now };
 }

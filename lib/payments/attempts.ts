@@ -13,13 +13,7 @@ import { newId } from "../ids.ts";
 import { errorFields } from "../log.ts";
 import { ProviderUnavailableError } from "../providers/mod.ts";
 import { assertPayable } from "./mod.ts";
-import {
-  applyAttemptOutcome,
-  type AttemptAnswer,
-  PAYMENT_ATTEMPTS_JOB,
-  POLL_INTERVAL_MS,
-} from "./outcome.ts";
-import { afterCommit } from "../after_commit.ts";
+import { applyAttemptOutcome, type AttemptAnswer, POLL_INTERVAL_MS } from "./outcome.ts";
 
 /** Who typed the code: the customer's address as it reached us through trusted proxies. */
 export interface Payer {
@@ -48,9 +42,6 @@ export async function openAttempt(
       `The payment '${payment.public_id}' is waiting for the customer's confirmation; wait for its result.`,
     );
   }
-  const checkAt = now + POLL_INTERVAL_MS;
-  // Asked about after a minute unless an answer comes first (a lost answer, say).
-  afterCommit(trx, () => services.scheduler.wake(PAYMENT_ATTEMPTS_JOB, checkAt));
   return await insertAttempt(trx, {
     public_id: newId("paymentAttempt"),
     org_id: current.org_id,
@@ -60,7 +51,9 @@ export async function openAttempt(
     status: "OPEN",
     failure_code: null,
     deadline_at: now + services.provider.orderValidityMs,
-    check_at: checkAt,
+    // Asked about after a minute unless an answer comes first: the answer's write wakes the job,
+    // and the minute's sweep (or the next start) finds an attempt a crash left behind.
+    check_at: now + POLL_INTERVAL_MS,
     created_at: now,
     updated_at: now,
     finished_at: null,

@@ -23,9 +23,10 @@ async function sweep(
 }
 
 /**
- * Expires pending payments at their `expiresAt` and fails processing payments whose provider
- * never answered (`timeout`), each in its organisation's time. Each change is compare-and-set,
- * so a payment paid at the last moment is left alone.
+ * Expires pending payments at their `expiresAt` (never one with an attempt still open) and fails
+ * with `timeout` payments a version before attempts (migration 0006) left processing with a
+ * deadline; attempts now end through reconciliation (reconcile.ts). Each in its organisation's
+ * time, each change compare-and-set, so a payment paid at the last moment is left alone.
  */
 export function paymentDeadlinesJob(services: Services): ScheduledJob {
   const db = services.store.db;

@@ -29,7 +29,7 @@ export const offers = createApiRouter()
       operationId: "createOffer",
       summary: "Create an offer",
       description:
-        "Creates an offer: what a customer pays for. Its `qrId` starts payments and checkout sessions; with `recurring`, each successful payment starts a subscription.",
+        "Creates an offer: what a customer pays for. Its `qrId` starts payments and checkout sessions; with `recurring`, each successful payment starts a subscription. 400 `provider_unsupported` for a `recurring` offer when the payment provider cannot charge renewals (PayU, in production).",
       tags,
       request: { headers: idempotencyHeader, body: jsonBody(CreateOfferRequest) },
       responses: {

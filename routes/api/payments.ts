@@ -37,7 +37,8 @@ function createPaymentRoute(path: string, operationId: string, summary: string) 
     operationId,
     summary,
     description:
-      "Creates a hosted payment link for an offer. `POST /payments` is the same operation.",
+      "Creates a hosted payment link for an offer. `POST /payments` is the same operation. " +
+      "400 `provider_unsupported` for a recurring offer the payment provider cannot renew.",
     tags,
     request: { headers: idempotencyHeader, body: jsonBody(CreatePaymentRequest) },
     responses: {

@@ -56,7 +56,7 @@ function PasswordForm(props: { session: PanelSession; problem: FormProblem | nul
       <Field
         name="password"
         label="New password"
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters. A few unrelated words work well.`}
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters and hard to guess: a few unrelated words work well.`}
         error={problemFor(problem, "password")}
       >
         {(attrs) => (
@@ -173,7 +173,7 @@ export function createAccountPages(services: Services): Hono<PanelEnv> {
           confirm: field(form, "confirm"),
           client: clientInfo(c, services.config.trustedProxies),
           now: clock.now(),
-        })
+        }, services.passwords)
       );
       if (!result.ok) {
         for (const [name, value] of Object.entries(result.problem.headers ?? {})) {

@@ -1,11 +1,16 @@
 import { Hono } from "hono";
 import { AuthPage } from "../../components/panel/AuthPage.tsx";
-import { Field, FormError } from "../../components/panel/ui.tsx";
+import { CsrfField, Field, FormError } from "../../components/panel/ui.tsx";
 import type { Environment } from "../../lib/config.ts";
 import type { Services } from "../../lib/context.ts";
 import { DEMO_OWNER_EMAIL } from "../../lib/demo.ts";
 import { authenticateSession, MIN_PASSWORD_LENGTH, signIn } from "../../lib/panel/sessions.ts";
-import { acceptInvitation, type InvitationView, loadInvitation } from "../../lib/panel/team.ts";
+import {
+  acceptInvitation,
+  type InvitationView,
+  joinInvitation,
+  loadInvitation,
+} from "../../lib/panel/team.ts";
 import { sameOriginOnly } from "../middleware/same_origin.ts";
 import { renderPage } from "../html.tsx";
 import {
@@ -18,9 +23,11 @@ import {
   problemOfForm,
   readForm,
   redirectWith,
+  requireSession,
   safeNext,
   sessionToken,
   setSessionCookie,
+  verifyCsrf,
 } from "./kit.tsx";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
@@ -73,14 +80,22 @@ const ROLE_TEXT = {
   MEMBER: "a member (offers and payments)",
 } as const;
 
+/** Who the invitation page's visitor is signed in as, if anyone. */
+interface Visitor {
+  email: string;
+  csrfToken: string;
+}
+
 function InvitationPage(props: {
   environment: Environment;
   token: string;
   invitation: InvitationView;
+  visitor: Visitor | null;
   problem: FormProblem | null;
   name: string;
 }) {
-  const { invitation, problem } = props;
+  const { invitation, problem, visitor } = props;
+  const link = `/panel/invitations/${props.token}`;
   return (
     <AuthPage title={`Join ${invitation.orgName}`} environment={props.environment}>
       <p class="auth__lead">
@@ -89,70 +104,95 @@ function InvitationPage(props: {
         <strong>{invitation.orgName}</strong> as {ROLE_TEXT[invitation.role]}.
       </p>
       <FormError message={problemOfForm(problem, ["password", "confirm", "name"])} />
-      <form method="post" action={`/panel/invitations/${props.token}`} class="form" data-once>
-        <input type="hidden" name="email" value={invitation.email} autocomplete="username" />
-        {invitation.existingUser
-          ? (
-            <>
-              <p>You already have a Paystead account: enter its password to accept.</p>
-              <Field name="password" label="Password" error={problemFor(problem, "password")}>
-                {(attrs) => (
-                  <input {...attrs} type="password" autocomplete="current-password" required />
-                )}
-              </Field>
-            </>
-          )
-          : (
-            <>
-              <Field name="name" label="Your name" error={problemFor(problem, "name")}>
-                {(attrs) => (
-                  <input
-                    {...attrs}
-                    type="text"
-                    autocomplete="name"
-                    maxLength={100}
-                    value={props.name}
-                  />
-                )}
-              </Field>
-              <Field
-                name="password"
-                label="Choose a password"
-                hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-                error={problemFor(problem, "password")}
-              >
-                {(attrs) => (
-                  <input
-                    {...attrs}
-                    type="password"
-                    autocomplete="new-password"
-                    minLength={MIN_PASSWORD_LENGTH}
-                    required
-                  />
-                )}
-              </Field>
-              <Field
-                name="confirm"
-                label="Repeat the password"
-                error={problemFor(problem, "confirm")}
-              >
-                {(attrs) => (
-                  <input {...attrs} type="password" autocomplete="new-password" required />
-                )}
-              </Field>
-            </>
-          )}
-        <button type="submit" class="button button--primary button--block">
-          Accept and sign in
-        </button>
-      </form>
+      {visitor ? <SignedInChoice link={link} invitation={invitation} visitor={visitor} /> : (
+        <>
+          <p>
+            Already use Paystead as {invitation.email}?{" "}
+            <a href={`/panel/sign-in?next=${encodeURIComponent(link)}`}>Sign in to accept</a>.
+            Otherwise choose your name and password here.
+          </p>
+          <form method="post" action={link} class="form" data-once>
+            <input
+              type="hidden"
+              name="email"
+              value={invitation.email}
+              autocomplete="username"
+            />
+            <Field name="name" label="Your name" error={problemFor(problem, "name")}>
+              {(attrs) => (
+                <input
+                  {...attrs}
+                  type="text"
+                  autocomplete="name"
+                  maxLength={100}
+                  value={props.name}
+                />
+              )}
+            </Field>
+            <Field
+              name="password"
+              label="Choose a password"
+              hint={`At least ${MIN_PASSWORD_LENGTH} characters and hard to guess: a few unrelated words work well.`}
+              error={problemFor(problem, "password")}
+            >
+              {(attrs) => (
+                <input
+                  {...attrs}
+                  type="password"
+                  autocomplete="new-password"
+                  minLength={MIN_PASSWORD_LENGTH}
+                  required
+                />
+              )}
+            </Field>
+            <Field
+              name="confirm"
+              label="Repeat the password"
+              error={problemFor(problem, "confirm")}
+            >
+              {(attrs) => <input {...attrs} type="password" autocomplete="new-password" required />}
+            </Field>
+            <button type="submit" class="button button--primary button--block">
+              Create my account and join
+            </button>
+          </form>
+        </>
+      )}
     </AuthPage>
+  );
+}
+
+function SignedInChoice(
+  props: { link: string; invitation: InvitationView; visitor: Visitor },
+) {
+  const { invitation, visitor } = props;
+  if (visitor.email !== invitation.email) {
+    return (
+      <>
+        <p>
+          You are signed in as <strong>{visitor.email}</strong>. Sign out, then sign in as{" "}
+          {invitation.email} and open this link again to accept.
+        </p>
+        <form method="post" action="/panel/sign-out" class="form">
+          <CsrfField token={visitor.csrfToken} />
+          <button type="submit" class="button button--secondary button--block">Sign out</button>
+        </form>
+      </>
+    );
+  }
+  return (
+    <form method="post" action={`${props.link}/accept`} class="form" data-once>
+      <CsrfField token={visitor.csrfToken} />
+      <button type="submit" class="button button--primary button--block">
+        Accept and open {invitation.orgName}
+      </button>
+    </form>
   );
 }
 
 /** Sign-in and invitation links: the pages before a session exists. */
 export function createAuthPages(services: Services): Hono<PanelEnv> {
-  const { config, accounts, clock } = services;
+  const { config, accounts, clock, passwords } = services;
   const render = (c: Context<PanelEnv>, page: preact.VNode, status = 200) =>
     renderPage(c as unknown as Context<AppEnv>, page, { status });
 
@@ -182,7 +222,7 @@ export function createAuthPages(services: Services): Hono<PanelEnv> {
           password: field(form, "password"),
           client: clientInfo(c, services.config.trustedProxies),
           now: clock.now(),
-        })
+        }, passwords)
       );
       if (!result.ok) {
         for (const [name, value] of Object.entries(result.problem.headers ?? {})) {
@@ -205,17 +245,28 @@ export function createAuthPages(services: Services): Hono<PanelEnv> {
     })
     .get("/panel/invitations/:token", async (c) => {
       const token = c.req.param("token");
-      const invitation = await loadInvitation(accounts, token, clock.now());
+      const now = clock.now();
+      const invitation = await loadInvitation(accounts, token, now);
+      const session = await authenticateSession(accounts, sessionToken(c, config), now);
       return render(
         c,
         <InvitationPage
           environment={services.environment}
           token={token}
           invitation={invitation}
+          visitor={session && { email: session.email, csrfToken: session.csrfToken }}
           problem={null}
           name=""
         />,
       );
+    })
+    .post("/panel/invitations/:token/accept", requireSession(services), verifyCsrf, async (c) => {
+      await joinInvitation(accounts, {
+        token: c.req.param("token"),
+        session: c.get("session"),
+        now: clock.now(),
+      });
+      return redirectWith(c, "/panel", "joined");
     })
     .post("/panel/invitations/:token", sameOriginOnly(services), async (c) => {
       const token = c.req.param("token");
@@ -229,7 +280,7 @@ export function createAuthPages(services: Services): Hono<PanelEnv> {
           confirm: field(form, "confirm"),
           client: clientInfo(c, services.config.trustedProxies),
           now,
-        })
+        }, passwords)
       );
       if (!result.ok) {
         const invitation = await loadInvitation(accounts, token, now);
@@ -239,6 +290,7 @@ export function createAuthPages(services: Services): Hono<PanelEnv> {
             environment={services.environment}
             token={token}
             invitation={invitation}
+            visitor={null}
             problem={result.problem}
             name={field(form, "name")}
           />,

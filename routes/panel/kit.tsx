@@ -212,6 +212,12 @@ async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrom
     organisations: await userOrganisations(services.accounts, session.userId),
     developers: developers.allowed ? "open" : developers.reason === "plan" ? "upgrade" : "hidden",
     quickstart: decide("quickstart", subject, config.quickstartAccess).allowed,
+    backupFailure: session.role === "OWNER" && services.backups.failure
+      ? {
+        at: new Date(services.backups.failure.at).toISOString(),
+        message: services.backups.failure.message,
+      }
+      : null,
   };
 }
 

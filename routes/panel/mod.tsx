@@ -7,6 +7,7 @@ import { createAccountPages } from "./account.tsx";
 import { createApiKeyPages } from "./api_keys.tsx";
 import { createAuthPages } from "./auth.tsx";
 import { createCheckoutPages } from "./checkout.tsx";
+import { createConfigTransferPages } from "./config_transfer.tsx";
 import { createDevelopersPages } from "./developers.tsx";
 import { createHomePages } from "./home.tsx";
 import { createOfferPages } from "./offers.tsx";
@@ -58,6 +59,7 @@ export function createPanel(deps: PanelDeps): Hono<AppEnv> {
   panel.route("/", createWebhookPages(services));
   panel.route("/", createCheckoutPages(services));
   panel.route("/", createQuickstartPages(deps));
+  panel.route("/", createConfigTransferPages(services));
   panel.all("/panel/*", (c) => {
     throw new ApiError("route_not_found", `There is no page at ${c.req.path}.`);
   });

@@ -541,6 +541,7 @@ export function createWebhookPages(services: Services): Hono<PanelEnv> {
     return renderPanel(services, c, {
       title: endpoint.url,
       current: "webhooks",
+      status: shown.recover?.problem.status,
       body: (
         <>
           <PageHeader

@@ -1,0 +1,31 @@
+import { backupDatabase } from "../../db/client.ts";
+import { inspectDatabase, openFile } from "../../db/inspect.ts";
+
+/** A backup job for the worker: copy `url` to `out`, then check the copy. */
+export interface BackupRequest {
+  url: string;
+  out: string;
+}
+
+/** The worker's answer: the copy's first integrity line, or why it failed. */
+export type BackupAnswer = { ok: true; integrity: string[] } | { ok: false; message: string };
+
+async function copyAndCheck(request: BackupRequest): Promise<BackupAnswer> {
+  try {
+    await backupDatabase(request.url, request.out);
+    const connection = openFile(request.out);
+    try {
+      return { ok: true, integrity: (await inspectDatabase(connection)).integrity };
+    } finally {
+      connection.close();
+    }
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+// NOTE: VACUUM INTO and integrity_check are synchronous native calls that take about a second
+// per 50 MB; run here, off the server's event loop, they never stall a request.
+(self as unknown as Worker).onmessage = async (event: MessageEvent<BackupRequest>) => {
+  (self as unknown as Worker).postMessage(await copyAndCheck(event.data));
+};

@@ -1,0 +1,285 @@
+import { databaseFilePath, openStore } from "../../db/client.ts";
+import { appliedMigrationNames, inspectDatabase, openFile } from "../../db/inspect.ts";
+import { accountsMigrations, environmentMigrations } from "../../db/migrations/mod.ts";
+import type { Config } from "../config.ts";
+import { listensPubliclyWithoutProxy } from "../exposure.ts";
+import { listBackups } from "./backups.ts";
+import { diskSpace } from "./disk_space.ts";
+import { networkError } from "./healthcheck.ts";
+
+/** One thing wrong, and how to fix it. */
+export interface Problem {
+  what: string;
+  fix: string;
+}
+
+/** What `doctor` needs besides the configuration; tests pass their own. */
+export interface DoctorDeps {
+  now: number;
+  fetch?: typeof fetch;
+}
+
+const NETWORK_TIMEOUT_MS = 5_000;
+const MIN_FREE_BYTES = 1024 ** 3;
+const MIN_FREE_SHARE = 0.05;
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+function mode(info: Deno.FileInfo): number {
+  return (info.mode ?? 0) & 0o777;
+}
+
+function checkConfiguration(config: Config): Problem[] {
+  const problems: Problem[] = [];
+  if (listensPubliclyWithoutProxy(config)) {
+    problems.push({
+      what:
+        `Paystead listens on ${config.listenHost} with no proxy in front: slow connections can exhaust it.`,
+      fix:
+        "Set LISTEN_HOST=127.0.0.1 behind Caddy (docs/deploy/Caddyfile), or name your proxy in TRUSTED_PROXIES.",
+    });
+  }
+  if (config.environment !== "production") return problems;
+  const url = new URL(config.publicUrl);
+  if (url.protocol !== "https:") {
+    problems.push({
+      what: `PUBLIC_URL is ${config.publicUrl}: production must be reached over https.`,
+      fix: "Set PUBLIC_URL to the https:// address your TLS proxy (Caddy) serves.",
+    });
+  }
+  if (/^(localhost|127\.|\[::1\])/.test(url.host)) {
+    problems.push({
+      what:
+        `PUBLIC_URL is ${config.publicUrl}: customers and PayU cannot reach a loopback address.`,
+      fix: "Set PUBLIC_URL to the public host name of this environment.",
+    });
+  }
+  return problems;
+}
+
+async function checkDatabase(
+  name: string,
+  url: string,
+  migrations: Record<string, unknown>,
+): Promise<Problem[]> {
+  const path = databaseFilePath(url);
+  let applied: string[] | null;
+  if (path !== null) {
+    if (!(await exists(path))) {
+      return [{
+        what: `The ${name} database ${path} does not exist.`,
+        fix: "Run `paystead migrate` (or start the server once), or restore it from a backup.",
+      }];
+    }
+    const problems: Problem[] = [];
+    const info = await Deno.stat(path);
+    if ((mode(info) & 0o077) !== 0) {
+      problems.push({
+        what: `The ${name} database ${path} is readable by others (mode ${
+          mode(info).toString(8)
+        }).`,
+        fix: `chmod 600 ${path}`,
+      });
+    }
+    try {
+      const connection = openFile(path);
+      try {
+        const inspection = await inspectDatabase(connection);
+        if (inspection.integrity.length !== 1 || inspection.integrity[0] !== "ok") {
+          problems.push({
+            what: `The ${name} database fails PRAGMA integrity_check (${inspection.integrity[0]}).`,
+            fix: "Stop the server and restore the latest backup: `paystead restore --from FILE`.",
+          });
+        }
+        applied = inspection.migrations;
+      } finally {
+        connection.close();
+      }
+    } catch (error) {
+      return [...problems, {
+        what: `The ${name} database ${path} cannot be read (${(error as Error).message}).`,
+        fix: "Check the file's owner and permissions, or restore it from a backup.",
+      }];
+    }
+    return [...problems, ...checkMigrations(name, applied, migrations)];
+  }
+  try {
+    const store = await openStore(url);
+    try {
+      applied = await appliedMigrationNames(store.db);
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    return [{
+      what: `The ${name} database ${url} does not answer (${(error as Error).message}).`,
+      fix: "Check that the libSQL server runs and the URL and its authToken are right.",
+    }];
+  }
+  return checkMigrations(name, applied, migrations);
+}
+
+function checkMigrations(
+  name: string,
+  applied: string[] | null,
+  migrations: Record<string, unknown>,
+): Problem[] {
+  if (applied === null) {
+    return [{
+      what: `The ${name} database has no schema_migrations table: it is empty or not Paystead's.`,
+      fix: "Run `paystead migrate`, or point the URL at the right database.",
+    }];
+  }
+  const unknown = applied.filter((migration) => !(migration in migrations));
+  if (unknown.length > 0) {
+    return [{
+      what: `The ${name} database was migrated by a newer Paystead (${unknown.join(", ")}).`,
+      fix: "Run the newer version, or restore the backup taken before the upgrade.",
+    }];
+  }
+  const pending = Object.keys(migrations).filter((migration) => !applied.includes(migration));
+  return pending.length === 0 ? [] : [{
+    what: `The ${name} database lacks migrations ${pending.join(", ")}.`,
+    fix: "Run `paystead migrate` (the server also applies them when it starts).",
+  }];
+}
+
+async function checkDataFolder(config: Config): Promise<Problem[]> {
+  const info = await Deno.stat(config.dataDir).catch(() => null);
+  if (!info) {
+    return [{
+      what: `The data folder ${config.dataDir} does not exist.`,
+      fix: `mkdir -m 700 ${config.dataDir} (owned by the user the service runs as).`,
+    }];
+  }
+  const problems: Problem[] = [];
+  if ((mode(info) & 0o077) !== 0) {
+    problems.push({
+      what: `The data folder ${config.dataDir} is open to others (mode ${mode(info).toString(8)}).`,
+      fix: `chmod 700 ${config.dataDir}`,
+    });
+  }
+  const space = diskSpace(config.dataDir);
+  if (
+    space &&
+    (space.freeBytes < MIN_FREE_BYTES || space.freeBytes < space.totalBytes * MIN_FREE_SHARE)
+  ) {
+    problems.push({
+      what: `Only ${
+        (space.freeBytes / 1024 ** 2).toFixed(0)
+      } MiB are free on the disk of ${config.dataDir}.`,
+      fix: "Free space or grow the disk: at 0 bytes free the API answers 503 to every write.",
+    });
+  }
+  return problems;
+}
+
+async function checkBackups(config: Config, now: number): Promise<Problem[]> {
+  if (config.backupIntervalMs === null) return [];
+  if (databaseFilePath(config.databaseUrl) === null) {
+    return [{
+      what:
+        "BACKUP_INTERVAL is set but the database is a libSQL server, which Paystead cannot copy.",
+      fix: "Unset BACKUP_INTERVAL and use the libSQL server's own backups.",
+    }];
+  }
+  const newest = await listBackups(config.backupDir, config.environment).then(
+    (list) => list[0] ?? null,
+    () => null,
+  );
+  if (newest && newest.at + 2 * config.backupIntervalMs >= now) return [];
+  return [{
+    what: newest
+      ? `The newest scheduled backup in ${config.backupDir} is from ${
+        new Date(newest.at).toISOString()
+      }, more than two intervals ago.`
+      : `There is no scheduled backup in ${config.backupDir} yet.`,
+    fix:
+      "Check the server's log for `scheduled backup failed` (a new server writes its first at start).",
+  }];
+}
+
+async function checkPublicUrl(config: Config, fetcher: typeof fetch): Promise<Problem[]> {
+  try {
+    const response = await fetcher(`${config.publicUrl}/healthz`, {
+      signal: AbortSignal.timeout(NETWORK_TIMEOUT_MS),
+      redirect: "manual",
+    });
+    const body = await response.json().catch(() => null) as { environment?: string } | null;
+    if (response.status === 200 && body?.environment === config.environment) return [];
+    return [{
+      what: `${config.publicUrl}/healthz answered ${response.status}${
+        body?.environment ? ` from the ${body.environment} environment` : ""
+      }, not this ${config.environment} server.`,
+      fix: "Point the proxy's host for PUBLIC_URL at this process's port, or fix PUBLIC_URL.",
+    }];
+  } catch (error) {
+    return [{
+      what: `${config.publicUrl}/healthz does not answer (${networkError(error)}).`,
+      fix: "Start the server, and check DNS and the TLS proxy for PUBLIC_URL's host.",
+    }];
+  }
+}
+
+async function checkProvider(config: Config, fetcher: typeof fetch): Promise<Problem[]> {
+  const provider = config.paymentProvider;
+  if (provider === null) {
+    return [{
+      what: "Production has no payment provider (PAYMENT_PROVIDER is not payu).",
+      fix: "Set PAYMENT_PROVIDER=payu and the PAYU_* credentials from PayU's merchant panel.",
+    }];
+  }
+  if (provider.kind !== "payu") return [];
+  try {
+    const response = await fetcher(`${provider.apiUrl}/pl/standard/user/oauth/authorize`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: provider.clientId,
+        client_secret: provider.clientSecret,
+      }),
+      signal: AbortSignal.timeout(NETWORK_TIMEOUT_MS),
+      redirect: "manual",
+    });
+    const body = await response.json().catch(() => null) as { access_token?: unknown } | null;
+    if (response.status === 200 && typeof body?.access_token === "string") return [];
+    return [{
+      what: `PayU at ${provider.apiUrl} refused the credentials (HTTP ${response.status}).`,
+      fix:
+        "Check PAYU_CLIENT_ID and PAYU_CLIENT_SECRET, and that PAYU_API_URL is PayU's production or sandbox host as they belong to.",
+    }];
+  } catch (error) {
+    return [{
+      what: `PayU at ${provider.apiUrl} does not answer (${networkError(error)}).`,
+      fix: "Check PAYU_API_URL and that this machine can reach it (firewall, DNS).",
+    }];
+  }
+}
+
+/** Checks configuration, files, databases, disk, backups, the public URL and the provider. */
+export async function runDoctor(config: Config, deps: DoctorDeps): Promise<Problem[]> {
+  const fetcher = deps.fetch ?? fetch;
+  return [
+    ...checkConfiguration(config),
+    ...await checkDataFolder(config),
+    ...await checkDatabase("accounts", config.accountsDatabaseUrl, accountsMigrations),
+    ...await checkDatabase(config.environment, config.databaseUrl, environmentMigrations),
+    ...await checkBackups(config, deps.now),
+    ...await checkPublicUrl(config, fetcher),
+    ...await checkProvider(config, fetcher),
+  ];
+}
+
+/** One line per problem with its fix, or a line saying all is well. */
+export function formatProblems(problems: Problem[]): string {
+  if (problems.length === 0) {
+    return "No problems found: configuration, data folder, databases, disk, backups, public URL and provider.";
+  }
+  return [
+    ...problems.map((problem) => `${problem.what} Fix: ${problem.fix}`),
+    `${problems.length} problem${problems.length === 1 ? "" : "s"} found.`,
+  ].join("\n");
+}

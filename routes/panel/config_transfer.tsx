@@ -1,0 +1,100 @@
+import { Hono } from "hono";
+import {
+  CONFIG_TRANSFER_PATH,
+  ConfigPlanPage,
+  ConfigResultPage,
+  ConfigTransferPage,
+} from "../../components/panel/ConfigTransfer.tsx";
+import { exportConfig } from "../../lib/config_transfer/export.ts";
+import { parseConfig, serializeConfig } from "../../lib/config_transfer/format.ts";
+import { applyImport, planImport } from "../../lib/config_transfer/import.ts";
+import type { Services } from "../../lib/context.ts";
+import { ApiError } from "../../lib/errors.ts";
+import {
+  attempt,
+  field,
+  orgCtx,
+  type PanelContext,
+  type PanelEnv,
+  readForm,
+  renderPanel,
+} from "./kit.tsx";
+
+function page(services: Services, c: PanelContext, problem: string | null, status = 200) {
+  return renderPanel(services, c, {
+    title: "Copy configuration",
+    current: "config-transfer",
+    status,
+    body: (
+      <ConfigTransferPage
+        environment={services.environment}
+        csrf={c.get("session").csrfToken}
+        problem={problem}
+      />
+    ),
+  });
+}
+
+/** The uploaded file's text (the plan step) or the reviewed text (the apply step). */
+async function uploadedText(c: PanelContext): Promise<string> {
+  const body = await c.req.parseBody();
+  const file = body.file;
+  if (file instanceof File) return await file.text();
+  throw new ApiError("parameter_missing", "Choose the configuration file to import.", {
+    param: "file",
+  });
+}
+
+/** Developers -> Copy configuration: download, upload, review the plan, confirm. */
+export function createConfigTransferPages(services: Services): Hono<PanelEnv> {
+  const importOptions = (c: PanelContext) => ({
+    orgSlug: c.get("session").org.slug,
+    allowOtherOrg: false,
+  });
+  return new Hono<PanelEnv>()
+    .get(CONFIG_TRANSFER_PATH, (c) => page(services, c, null))
+    .get(`${CONFIG_TRANSFER_PATH}/export`, async (c) => {
+      const slug = c.get("session").org.slug;
+      const ctx = orgCtx(c);
+      const text = await serializeConfig(await exportConfig(ctx, slug));
+      const day = new Date(ctx.now()).toISOString().slice(0, 10);
+      c.header("content-type", "application/json; charset=utf-8");
+      c.header(
+        "content-disposition",
+        `attachment; filename="paystead-${slug}-${services.environment}-${day}.json"`,
+      );
+      c.header("cache-control", "no-store");
+      return c.body(text);
+    })
+    .post(`${CONFIG_TRANSFER_PATH}/plan`, async (c) => {
+      const outcome = await attempt(async () => {
+        const text = await uploadedText(c);
+        const plan = await planImport(orgCtx(c), await parseConfig(text), importOptions(c));
+        return { text, plan };
+      });
+      if (!outcome.ok) return page(services, c, outcome.problem.message, outcome.problem.status);
+      return renderPanel(services, c, {
+        title: "Review the import",
+        current: "config-transfer",
+        body: (
+          <ConfigPlanPage
+            plan={outcome.value.plan}
+            text={outcome.value.text}
+            csrf={c.get("session").csrfToken}
+          />
+        ),
+      });
+    })
+    .post(`${CONFIG_TRANSFER_PATH}/apply`, async (c) => {
+      const outcome = await attempt(async () => {
+        const file = await parseConfig(field(await readForm(c), "config"));
+        return await applyImport(orgCtx(c), file, importOptions(c));
+      });
+      if (!outcome.ok) return page(services, c, outcome.problem.message, outcome.problem.status);
+      return renderPanel(services, c, {
+        title: "Configuration imported",
+        current: "config-transfer",
+        body: <ConfigResultPage result={outcome.value} />,
+      });
+    });
+}

@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { guessablePasswordProblem } from "../lib/password_strength.ts";
+import { generatePassword } from "../lib/passwords.ts";
+import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./panel_helpers.ts";
+import { makeTestApp } from "./helpers.ts";
+
+const GUESSABLE = ["password1234", "123456789012", "qwertyuiop12", "passwordpassword"];
+const PERSON = { email: "ada@acme.test", name: "Ada Lovelace" };
+
+Deno.test("[password strength] guessable passwords are refused with zxcvbn's advice", () => {
+  for (const password of GUESSABLE) {
+    const problem = guessablePasswordProblem(password, PERSON) ?? "";
+    assert.ok(problem.startsWith("This password is too easy to guess. "), password);
+    assert.ok(
+      problem.endsWith(
+        "Four or five unrelated words, or a password manager's random one, are hard to guess.",
+      ),
+    );
+  }
+  assert.equal(
+    guessablePasswordProblem("password1234", PERSON),
+    "This password is too easy to guess. This is similar to a commonly used password. " +
+      "Add more words that are less common. " +
+      "Four or five unrelated words, or a password manager's random one, are hard to guess.",
+  );
+  // The person's own words count as guessable.
+  assert.match(
+    guessablePasswordProblem("ada@acme.test!!", PERSON) ?? "",
+    /There should not be any personal or page related data\./,
+  );
+  assert.equal(guessablePasswordProblem("ada@acme.test!!", { email: "x@y.test" }), null);
+  assert.equal(guessablePasswordProblem("violet harbour tractor ninety", PERSON), null);
+  assert.equal(guessablePasswordProblem(PASSWORD, PERSON), null);
+  // One-time passwords of new users and the demo owner are strong.
+  for (let i = 0; i < 20; i++) {
+    assert.equal(guessablePasswordProblem(generatePassword(), PERSON), null);
+  }
+});
+
+Deno.test("[password strength] every form that chooses a password refuses a guessable one", async (t) => {
+  await t.step("changing it on the account page", async () => {
+    const { t: app, agent, email } = await signedInApp();
+    try {
+      for (const password of GUESSABLE) {
+        const response = await agent.post("/panel/password", {
+          current: PASSWORD,
+          password,
+          confirm: password,
+        });
+        assert.equal(response.status, 400, password);
+        assert.match(pageText(await response.text()), /This password is too easy to guess\./);
+      }
+      const good = "violet harbour tractor ninety";
+      const changed = await agent.post("/panel/password", {
+        current: PASSWORD,
+        password: good,
+        confirm: good,
+      });
+      assert.equal(changed.status, 303);
+      await new PanelAgent(app).signIn(email, good);
+    } finally {
+      await app.close();
+    }
+  });
+
+  await t.step("at the first sign-in with a one-time password", async () => {
+    const app = await makeTestApp();
+    try {
+      const user = await addUser(app, {
+        email: "new@acme.test",
+        role: "MEMBER",
+        keepOneTime: true,
+      });
+      const agent = new PanelAgent(app);
+      await agent.signIn(user.email, user.password);
+      const weak = await agent.post("/panel/password", {
+        password: "qwertyuiop12",
+        confirm: "qwertyuiop12",
+      });
+      assert.equal(weak.status, 400);
+      assert.match(
+        pageText(await weak.text()),
+        /This password is too easy to guess\. This is similar to a commonly used password\./,
+      );
+      const good = "orchid tunnel pepper galaxy";
+      const chosen = await agent.post("/panel/password", { password: good, confirm: good });
+      assert.equal(chosen.status, 303);
+      assert.equal(chosen.headers.get("location"), "/panel?notice=welcome");
+    } finally {
+      await app.close();
+    }
+  });
+});
