@@ -4,9 +4,10 @@ import { freePort, runCli, startPaystead } from "./processes.ts";
 Deno.test("[doctor] prints one line per problem with its fix and exits 1", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-doctor-" });
   try {
-    await Deno.chmod(dataDir, 0o755);
     const env = { DATA_DIR: dataDir, PAYSTEAD_ENV: "production" };
     assert.equal((await runCli(["migrate"], env)).code, 0);
+    // Every command makes them private; opened up afterwards, as an operator's chmod would.
+    await Deno.chmod(dataDir, 0o755);
     await Deno.chmod(`${dataDir}/production.db`, 0o644);
     await Deno.chmod(`${dataDir}/accounts.db`, 0o600);
     const port = freePort();
