@@ -67,7 +67,7 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
       <Card title={plan.items.length === 0 ? "Nothing to change" : "This import will"}>
         {plan.items.length > 0 && (
           <ul class="plan" id="import-plan">
-            {plan.items.map((item) => <li>{describeItem(item)}</li>)}
+            {plan.items.map((item, index) => <li key={index}>{describeItem(item)}</li>)}
           </ul>
         )}
         <p class="muted">{plan.unchanged} already match.</p>
