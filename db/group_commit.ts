@@ -53,8 +53,6 @@ export class GroupCommitWriter<S> {
   readonly #listeners = new Set<() => void>();
   #current: StatementExecutor | null = null;
   #currentItem: PendingWrite<S> | null = null;
-  /** Savepoint statements of the running batch sent without waiting for their answer. */
-  #inFlight: Promise<unknown>[] = [];
   #pending: PendingWrite<S>[] = [];
   #draining: Promise<void> | null = null;
   readonly #flushing = new Set<Promise<void>>();
@@ -162,13 +160,10 @@ export class GroupCommitWriter<S> {
       }
       this.#current = null;
       this.#currentItem = null;
-      // The connection runs statements in order, so COMMIT follows the last RELEASE without
-      // waiting for it; a failed RELEASE fails the batch all the same.
-      await Promise.all([...this.#inFlight.splice(0), batch.commit()]);
+      await batch.commit();
     } catch (error) {
       this.#current = null;
       this.#currentItem = null;
-      this.#inFlight.length = 0;
       try {
         await batch.rollback();
       } catch {
@@ -213,31 +208,19 @@ export class GroupCommitWriter<S> {
     batch: WriteBatch,
     item: PendingWrite<S>,
   ): Promise<{ ok: true; value: unknown } | { ok: false }> {
-    // NOTE: over a libSQL server every statement is a round trip holding the write lock, so
-    // SAVEPOINT and RELEASE go out without waiting for their answer: the connection runs
-    // statements in order. One of them failing fails the whole batch, checked before an item's
-    // failure is rolled back to its savepoint and before the commit counts.
-    this.#sendWithoutWaiting(batch, "SAVEPOINT write_item");
+    await batch.executor.execute({ sql: "SAVEPOINT write_item", args: [] });
     this.#currentItem = item;
     try {
       const value = await item.work(this.#trx);
-      this.#sendWithoutWaiting(batch, "RELEASE write_item");
+      await batch.executor.execute({ sql: "RELEASE write_item", args: [] });
       return { ok: true, value };
     } catch (error) {
       // If the savepoint itself cannot be rolled back the batch is broken: let the batch fail.
-      await Promise.all(this.#inFlight.splice(0));
       await batch.executor.execute({ sql: "ROLLBACK TO write_item", args: [] });
       await batch.executor.execute({ sql: "RELEASE write_item", args: [] });
       item.afterCommit.length = 0;
       item.reject(this.#health.classify(error));
       return { ok: false };
     }
-  }
-
-  #sendWithoutWaiting(batch: WriteBatch, statement: string): void {
-    const sent = batch.executor.execute({ sql: statement, args: [] });
-    // Awaited before the commit; until then a failure must not count as unhandled.
-    sent.catch(() => {});
-    this.#inFlight.push(sent);
   }
 }

@@ -3,7 +3,6 @@ import { GroupCommitWriter, type WriteBatch } from "../db/group_commit.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { StorageHealth } from "../db/storage_health.ts";
 import { afterCommit } from "../lib/after_commit.ts";
-import { sql } from "kysely";
 
 /** A writer over fake batches whose fsyncs finish when the test says. */
 function fakeWriter() {
@@ -47,75 +46,5 @@ Deno.test("[group-commit] a write is acknowledged only once on disk; the next ba
   flushes[0]();
   await first;
   assert.deepEqual(log.slice(5), ["woken 1", "acknowledged 1"]);
-  await writer.idle();
-});
-
-/** A writer whose executor logs each statement when it is sent and answers when the test says. */
-function pipelinedWriter(failing: string) {
-  const log: string[] = [];
-  const answers: (() => void)[] = [];
-  const writer = new GroupCommitWriter<EnvironmentSchema>(() =>
-    Promise.resolve<WriteBatch>({
-      executor: {
-        execute: ({ sql }) => {
-          log.push(`sent ${sql}`);
-          return new Promise((resolve, reject) =>
-            answers.push(() =>
-              sql === failing
-                ? reject(new Error(`${sql} failed`))
-                : resolve({ rows: [], rowsAffected: 0 })
-            )
-          );
-        },
-      },
-      commit: () => Promise.resolve(void log.push("commit")),
-      rollback: () => Promise.resolve(void log.push("rollback")),
-    }), new StorageHealth("file:test.db"));
-  return { writer, log, answers };
-}
-
-Deno.test("[group-commit] savepoints go out without waiting, and a failed one fails the whole batch", async () => {
-  const { writer, log, answers } = pipelinedWriter("RELEASE write_item");
-  const settled: string[] = [];
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  // A lone write runs without a savepoint; the two queued behind it share the next batch.
-  const first = writer.write(() => gate);
-  const writes = [1, 2].map((n) =>
-    writer.write(async (trx) => {
-      await sql`SELECT ${n}`.execute(trx);
-      return n;
-    }).then(
-      (value) => settled.push(`acknowledged ${value}`),
-      (error: Error) => settled.push(`rejected: ${error.message}`),
-    )
-  );
-  open();
-  await first;
-  for (let turn = 0; turn < 10 && log.length < 3; turn++) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  // The first item's SELECT was sent before its SAVEPOINT was answered.
-  assert.deepEqual(log, ["commit", "sent SAVEPOINT write_item", "sent SELECT ?"]);
-  while (answers.length > 0 || !log.includes("rollback")) {
-    answers.splice(0).forEach((answer) => answer());
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  await Promise.all(writes);
-  assert.deepEqual(log, [
-    "commit",
-    "sent SAVEPOINT write_item",
-    "sent SELECT ?",
-    "sent RELEASE write_item",
-    "sent SAVEPOINT write_item",
-    "sent SELECT ?",
-    "sent RELEASE write_item",
-    "commit",
-    "rollback",
-  ]);
-  assert.deepEqual(settled, [
-    "rejected: RELEASE write_item failed",
-    "rejected: RELEASE write_item failed",
-  ]);
   await writer.idle();
 });
