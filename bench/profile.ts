@@ -75,7 +75,7 @@ function stageOf(node: ProfileNode): string {
   if (where === "kysely" || where === "db/prepared.ts") return "SQL building (Kysely)";
   if (where === "zod" || where.startsWith("@hono/zod")) return "validation (zod)";
   if (where === "hono") return "routing and middleware (hono)";
-  if (where === "prom-client" || where === "@hono/prometheus") return "metrics";
+  if (where === "prom-client") return "metrics";
   if (/request_metrics/.test(where)) return "metrics";
   if (/lib\/log\.ts|request_log/.test(where)) return "logging";
   if (/idempotency/.test(where)) return "idempotency (own code)";

@@ -9,6 +9,8 @@ export interface AppEnv {
     requestId: string;
     /** Set by API authentication. */
     principal: ApiPrincipal;
+    /** Authenticates the request's key again: a long-lived response re-checks it as it goes. */
+    reauthenticate: () => Promise<ApiPrincipal>;
     /** The calling organisation's services (API routes). */
     ctx: OrgContext;
     /** The parsed JSON request body, set by the JSON body middleware. */

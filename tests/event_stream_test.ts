@@ -332,3 +332,29 @@ Deno.test("[events] a stream sees events another process commits, through the sh
     await app.close();
   }
 });
+
+Deno.test("[events] a stream ends at the next heartbeat once its key is revoked elsewhere", async () => {
+  const app = await makeTestApp({ eventStreams: { heartbeatMs: 20 } });
+  try {
+    const reader = new StreamReader(await openStream(app));
+    assert.deepEqual(await reader.next(), { kind: "comment", text: "connected" });
+    assert.deepEqual(await reader.next(), { kind: "comment", text: "heartbeat" });
+    // As another instance would: straight in the database, then the key cache lapses.
+    await app.store.write((trx) =>
+      trx.updateTable("api_keys").set({ revoked_at: app.clock.now() }).execute()
+    );
+    app.clock.advance(6_000);
+    let message = await reader.next();
+    while (message?.kind === "comment" && message.text === "heartbeat") {
+      message = await reader.next();
+    }
+    assert.deepEqual(message, {
+      kind: "comment",
+      text: "closed: the API key is no longer allowed to read events",
+    });
+    assert.equal(await reader.next(), null);
+    assert.equal(app.services.eventStreams.size, 0);
+  } finally {
+    await app.close();
+  }
+});

@@ -157,6 +157,40 @@ export function Field(props: {
   );
 }
 
+/** A new password and its repetition, as every form that chooses a password asks them. */
+export function NewPasswordFields(props: {
+  label: string;
+  confirmLabel: string;
+  minLength: number;
+  errors: { password?: string | null; confirm?: string | null };
+  autofocus?: boolean;
+}) {
+  return (
+    <>
+      <Field
+        name="password"
+        label={props.label}
+        hint={`At least ${props.minLength} characters and hard to guess: a few unrelated words work well.`}
+        error={props.errors.password}
+      >
+        {(attrs) => (
+          <input
+            {...attrs}
+            type="password"
+            autocomplete="new-password"
+            minLength={props.minLength}
+            required
+            autofocus={props.autofocus}
+          />
+        )}
+      </Field>
+      <Field name="confirm" label={props.confirmLabel} error={props.errors.confirm}>
+        {(attrs) => <input {...attrs} type="password" autocomplete="new-password" required />}
+      </Field>
+    </>
+  );
+}
+
 /** A form's error that names no single field. */
 export function FormError(props: { message: string | null | undefined }) {
   if (!props.message) return null;

@@ -71,7 +71,12 @@ export const events = createApiRouter()
         resumeParam: lastEventId === undefined ? "startingAfter" : "Last-Event-ID",
         patterns: query.types,
       });
-      return sseResponse(stream, { "Request-Id": c.get("requestId") }) as never;
+      const reauthenticate = c.var.reauthenticate;
+      return sseResponse(
+        stream,
+        { "Request-Id": c.get("requestId") },
+        () => reauthenticate().then(() => true, () => false),
+      ) as never;
     },
   )
   .openapi(

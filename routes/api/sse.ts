@@ -14,11 +14,19 @@ function format(item: StreamItem): string {
   }
 }
 
+const REFUSED = ": closed: the API key is no longer allowed to read events\n\n";
+
 /**
  * The response of an event stream. Items are taken from the stream only as the client reads
  * (no buffering here beyond the stream's own bound), and a client that goes away closes it.
+ * At every heartbeat `stillAllowed` is asked again, so a revoked or expired key, or a plan
+ * lowered to FREE, ends the stream within a heartbeat and the key cache's lifetime.
  */
-export function sseResponse(stream: EventStream, headers: Record<string, string>): Response {
+export function sseResponse(
+  stream: EventStream,
+  headers: Record<string, string>,
+  stillAllowed: () => Promise<boolean>,
+): Response {
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode("retry: 2000\n: connected\n\n"));
@@ -26,6 +34,12 @@ export function sseResponse(stream: EventStream, headers: Record<string, string>
     async pull(controller) {
       const item = await stream.next();
       if (item === null) {
+        controller.close();
+        return;
+      }
+      if (item.kind === "heartbeat" && !await stillAllowed()) {
+        stream.close();
+        controller.enqueue(encoder.encode(REFUSED));
         controller.close();
         return;
       }

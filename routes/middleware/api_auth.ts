@@ -10,8 +10,10 @@ export function apiAuth(
   authenticator: ApiKeyAuthenticator,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = await authenticator.authenticate(c.req.header("authorization"));
+    const header = c.req.header("authorization");
+    const principal = await authenticator.authenticate(header);
     c.set("principal", principal);
+    c.set("reauthenticate", () => authenticator.authenticate(header));
     c.set("ctx", await orgContextOnClock(services, principal.orgId));
     await next();
   };

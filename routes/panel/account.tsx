@@ -9,6 +9,7 @@ import {
   Facts,
   Field,
   FormError,
+  NewPasswordFields,
   Notice,
   PageHeader,
 } from "../../components/panel/ui.tsx";
@@ -53,26 +54,16 @@ function PasswordForm(props: { session: PanelSession; problem: FormProblem | nul
           {(attrs) => <input {...attrs} type="password" autocomplete="current-password" required />}
         </Field>
       )}
-      <Field
-        name="password"
+      <NewPasswordFields
         label="New password"
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters and hard to guess: a few unrelated words work well.`}
-        error={problemFor(problem, "password")}
-      >
-        {(attrs) => (
-          <input
-            {...attrs}
-            type="password"
-            autocomplete="new-password"
-            minLength={MIN_PASSWORD_LENGTH}
-            required
-            autofocus={forced}
-          />
-        )}
-      </Field>
-      <Field name="confirm" label="Repeat the new password" error={problemFor(problem, "confirm")}>
-        {(attrs) => <input {...attrs} type="password" autocomplete="new-password" required />}
-      </Field>
+        confirmLabel="Repeat the new password"
+        minLength={MIN_PASSWORD_LENGTH}
+        errors={{
+          password: problemFor(problem, "password"),
+          confirm: problemFor(problem, "confirm"),
+        }}
+        autofocus={forced}
+      />
       <button type="submit" class={`button button--primary ${forced ? "button--block" : ""}`}>
         {forced ? "Save and continue" : "Change password"}
       </button>

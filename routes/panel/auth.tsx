@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { AuthPage } from "../../components/panel/AuthPage.tsx";
-import { CsrfField, Field, FormError } from "../../components/panel/ui.tsx";
+import { CsrfField, Field, FormError, NewPasswordFields } from "../../components/panel/ui.tsx";
 import type { Environment } from "../../lib/config.ts";
 import type { Services } from "../../lib/context.ts";
 import { DEMO_OWNER_EMAIL } from "../../lib/demo.ts";
@@ -129,29 +129,15 @@ function InvitationPage(props: {
                 />
               )}
             </Field>
-            <Field
-              name="password"
+            <NewPasswordFields
               label="Choose a password"
-              hint={`At least ${MIN_PASSWORD_LENGTH} characters and hard to guess: a few unrelated words work well.`}
-              error={problemFor(problem, "password")}
-            >
-              {(attrs) => (
-                <input
-                  {...attrs}
-                  type="password"
-                  autocomplete="new-password"
-                  minLength={MIN_PASSWORD_LENGTH}
-                  required
-                />
-              )}
-            </Field>
-            <Field
-              name="confirm"
-              label="Repeat the password"
-              error={problemFor(problem, "confirm")}
-            >
-              {(attrs) => <input {...attrs} type="password" autocomplete="new-password" required />}
-            </Field>
+              confirmLabel="Repeat the password"
+              minLength={MIN_PASSWORD_LENGTH}
+              errors={{
+                password: problemFor(problem, "password"),
+                confirm: problemFor(problem, "confirm"),
+              }}
+            />
             <button type="submit" class="button button--primary button--block">
               Create my account and join
             </button>
