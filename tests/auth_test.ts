@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { updateApiKeyValidity } from "../db/api_keys.ts";
-import { createOrganisation, setOrganisationPlan } from "../lib/accounts.ts";
+import { setOrganisationPlan } from "../lib/accounts.ts";
 import { createApiKey, hashApiKey } from "../lib/api_keys.ts";
-import { createTestOffer, expectError, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  createOtherOrganisation,
+  createTestOffer,
+  expectError,
+  makeTestApp,
+  type TestApp,
+} from "./helpers.ts";
 
 function get(t: TestApp, authorization?: string) {
   return t.app.request("/api/v1/qr", { headers: authorization ? { authorization } : {} });
@@ -166,17 +172,7 @@ Deno.test("[auth] a key sees only its own organisation's data", async () => {
   const app = await makeTestApp();
   try {
     const offer = await createTestOffer(app);
-    const other = await createOrganisation(app.accounts, {
-      slug: "globex",
-      name: "Globex",
-      plan: "PRO",
-    }, 0);
-    const otherKey = await createApiKey(app.store, {
-      orgId: other.id,
-      name: "globex",
-      environment: "sandbox",
-      now: 0,
-    });
+    const { key: otherKey } = await createOtherOrganisation(app);
     const asOther = (path: string, init: RequestInit = {}) =>
       app.app.request(path, {
         ...init,

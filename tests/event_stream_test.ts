@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { openStore } from "../db/client.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
-import { createOrganisation } from "../lib/accounts.ts";
-import { createApiKey } from "../lib/api_keys.ts";
 import { type SseMessage, SseParser } from "../lib/cli/sse.ts";
 import { recordEvent } from "../lib/events.ts";
 import {
+  createOtherOrganisation,
   createTestOffer,
   createTestPayment,
   expectError,
@@ -191,17 +190,7 @@ Deno.test("[events] the stream pushes new events, replays after Last-Event-ID an
 Deno.test("[events] a stream never shows another organisation's events", async () => {
   const app = await makeTestApp();
   try {
-    const other = await createOrganisation(app.accounts, {
-      slug: "globex",
-      name: "Globex",
-      plan: "PRO",
-    }, 0);
-    const otherKey = await createApiKey(app.store, {
-      orgId: other.id,
-      name: "globex",
-      environment: "sandbox",
-      now: 0,
-    });
+    const { key: otherKey } = await createOtherOrganisation(app);
     const asOther = (method: string, path: string, body?: unknown) =>
       app.app.request(path, {
         method,

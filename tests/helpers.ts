@@ -170,6 +170,22 @@ export async function makeTestApp(options: {
   };
 }
 
+/** Another organisation ("globex", PRO) with a sandbox key, for tests of isolation. */
+export async function createOtherOrganisation(t: TestApp) {
+  const org = await createOrganisation(
+    t.accounts,
+    { slug: "globex", name: "Globex", plan: "PRO" },
+    0,
+  );
+  const key = await createApiKey(t.store, {
+    orgId: org.id,
+    name: "globex",
+    environment: "sandbox",
+    now: 0,
+  });
+  return { org, key };
+}
+
 /** Creates an offer through the API and returns its body. */
 export async function createTestOffer(
   t: TestApp,

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { insertIdempotencyKey } from "../db/idempotency_keys.ts";
-import { createOrganisation } from "../lib/accounts.ts";
-import { createApiKey } from "../lib/api_keys.ts";
 import { requestFingerprint } from "../lib/idempotency.ts";
 import type { AuthorizationAnswer, AuthorizationRequest } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import {
+  createOtherOrganisation,
   createTestOffer,
   createTestPayment,
   expectError,
@@ -255,17 +254,7 @@ Deno.test("[idempotency] keys are per organisation and kept 24 hours", async () 
     const offer = await createTestOffer(app);
     assert.equal((await post(app, "/api/v1/payments", { qrId: offer.qrId }, "shared")).status, 201);
 
-    const other = await createOrganisation(app.accounts, {
-      slug: "globex",
-      name: "Globex",
-      plan: "PRO",
-    }, 0);
-    const key = await createApiKey(app.store, {
-      orgId: other.id,
-      name: "g",
-      environment: "sandbox",
-      now: 0,
-    });
+    const { key: key } = await createOtherOrganisation(app);
     const asOther = await app.app.request("/api/v1/qr", {
       method: "POST",
       headers: {

@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
-import { createOrganisation } from "../lib/accounts.ts";
-import { createApiKey } from "../lib/api_keys.ts";
 import { paidPayment } from "./billing_helpers.ts";
-import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
+import { createOtherOrganisation, expectError, makeTestApp, type TestApp } from "./helpers.ts";
 import { pageText, signedInApp } from "./panel_helpers.ts";
 
 async function createEndpoint(t: TestApp, events: string[]): Promise<{ id: string }> {
@@ -36,17 +34,7 @@ Deno.test("[webhooks] recover queues the window's subscribed events once per win
     await paidPayment(app);
     app.clock.advance(60_000);
     // Another organisation's events in the same window are never recovered here.
-    const other = await createOrganisation(app.accounts, {
-      slug: "globex",
-      name: "Globex",
-      plan: "PRO",
-    }, 0);
-    const otherKey = await createApiKey(app.store, {
-      orgId: other.id,
-      name: "globex",
-      environment: "sandbox",
-      now: 0,
-    });
+    const { key: otherKey } = await createOtherOrganisation(app);
     const offer = await (await app.app.request("/api/v1/qr", {
       method: "POST",
       headers: { authorization: `Bearer ${otherKey.secret}`, "content-type": "application/json" },
