@@ -24,7 +24,7 @@ export function errorBody(error: ApiError, requestId: string) {
 }
 
 /** Renders an `ApiError` as a JSON response with its status and headers. */
-export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+export function errorResponse<E extends AppEnv>(c: Context<E>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   return c.json(errorBody(error, c.get("requestId")), error.status as ContentfulStatusCode);
 }

@@ -32,8 +32,8 @@ function contentSecurityPolicy(frameAncestor: string | null, frameSelf: boolean)
  * the one origin allowed to frame it (a checkout session's embedLink origin); without it the
  * page may not be framed at all, which X-Frame-Options repeats for old browsers.
  */
-export function renderPage(
-  c: Context<AppEnv>,
+export function renderPage<E extends AppEnv>(
+  c: Context<E>,
   page: VNode,
   options: { status?: number; frameAncestor?: string; frameSelf?: boolean } = {},
 ): Response {

@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import { Hono } from "hono";
 import { AuthPage } from "../../components/panel/AuthPage.tsx";
 import {
@@ -23,23 +22,20 @@ import {
   signOut,
   switchOrganisation,
 } from "../../lib/panel/sessions.ts";
-import type { AppEnv } from "../env.ts";
 import { renderPage } from "../html.tsx";
+import { type PanelContext, type PanelEnv } from "./kit/context.ts";
 import {
   attempt,
-  clearSessionCookie,
-  clientInfo,
   field,
   type FormProblem,
   noticeOf,
-  type PanelContext,
-  type PanelEnv,
   problemFor,
   problemOfForm,
   readForm,
   redirectWith,
-  renderPanel,
-} from "./kit.tsx";
+} from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
+import { clearSessionCookie, clientInfo } from "./kit/session.ts";
 
 function PasswordForm(props: { session: PanelSession; problem: FormProblem | null }) {
   const { session, problem } = props;
@@ -86,7 +82,7 @@ export function createAccountPages(services: Services): Hono<PanelEnv> {
   const forcedPage = (c: PanelContext, problem: FormProblem | null, status = 200) => {
     const session = c.get("session");
     return renderPage(
-      c as unknown as Context<AppEnv>,
+      c,
       <AuthPage
         title="Choose your password"
         environment={services.environment}

@@ -22,21 +22,19 @@ import {
 } from "../../lib/api_keys.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { curlCommand } from "../../lib/panel/curl.ts";
+import { type PanelContext, type PanelDeps, type PanelEnv } from "./kit/context.ts";
 import {
   attempt,
   field,
   type Form,
   type FormProblem,
   noticeOf,
-  type PanelContext,
-  type PanelDeps,
-  type PanelEnv,
   problemFor,
   problemOfForm,
   readForm,
   redirectWith,
-  renderPanel,
-} from "./kit.tsx";
+} from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
 import { CodeBlock } from "../../components/panel/ui.tsx";
 
 const HOUR = 3_600_000;

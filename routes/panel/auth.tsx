@@ -13,24 +13,25 @@ import {
 } from "../../lib/panel/team.ts";
 import { sameOriginOnly } from "../middleware/same_origin.ts";
 import { renderPage } from "../html.tsx";
+import { type PanelEnv } from "./kit/context.ts";
 import {
   attempt,
-  clientInfo,
   field,
   type FormProblem,
-  type PanelEnv,
   problemFor,
   problemOfForm,
   readForm,
   redirectWith,
+} from "./kit/forms.ts";
+import {
+  clientInfo,
   requireSession,
   safeNext,
   sessionToken,
   setSessionCookie,
   verifyCsrf,
-} from "./kit.tsx";
+} from "./kit/session.ts";
 import type { Context } from "hono";
-import type { AppEnv } from "../env.ts";
 
 function SignInPage(props: {
   environment: Environment;
@@ -180,7 +181,7 @@ function SignedInChoice(
 export function createAuthPages(services: Services): Hono<PanelEnv> {
   const { config, accounts, clock, passwords } = services;
   const render = (c: Context<PanelEnv>, page: preact.VNode, status = 200) =>
-    renderPage(c as unknown as Context<AppEnv>, page, { status });
+    renderPage(c, page, { status });
 
   return new Hono<PanelEnv>()
     .get("/panel/sign-in", async (c) => {

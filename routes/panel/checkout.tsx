@@ -27,19 +27,17 @@ import type { Services } from "../../lib/context.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { parseRequest } from "../../lib/panel/forms.ts";
 import { listOffers } from "../../lib/offers.ts";
+import { orgCtx, type PanelContext, type PanelEnv } from "./kit/context.ts";
 import {
   attempt,
   field,
   type Form,
   type FormProblem,
   noticeOf,
-  orgCtx,
-  type PanelContext,
-  type PanelEnv,
   readForm,
   redirectWith,
-  renderPanel,
-} from "./kit.tsx";
+} from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
 
 const BASE = "/panel/developers/checkout";
 /** The preview page: the `embedLink` of every preview session. */

@@ -10,15 +10,9 @@ import { parseConfig, serializeConfig } from "../../lib/config_transfer/format.t
 import { applyImport, planImport } from "../../lib/config_transfer/import.ts";
 import type { Services } from "../../lib/context.ts";
 import { ApiError } from "../../lib/errors.ts";
-import {
-  attempt,
-  field,
-  orgCtx,
-  type PanelContext,
-  type PanelEnv,
-  readForm,
-  renderPanel,
-} from "./kit.tsx";
+import { orgCtx, type PanelContext, type PanelEnv } from "./kit/context.ts";
+import { attempt, field, readForm } from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
 
 function page(services: Services, c: PanelContext, problem: string | null, status = 200) {
   return renderPanel(services, c, {

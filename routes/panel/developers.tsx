@@ -2,7 +2,9 @@ import { Hono } from "hono";
 import { Card, PageHeader } from "../../components/panel/ui.tsx";
 import type { Services } from "../../lib/context.ts";
 import { can } from "../../lib/panel/access.ts";
-import { allow, type PanelContext, type PanelEnv, renderPanel, subjectOf } from "./kit.tsx";
+import { allow } from "./kit/access.ts";
+import { type PanelContext, type PanelEnv, subjectOf } from "./kit/context.ts";
+import { renderPanel } from "./kit/render.tsx";
 import { ProviderStatusCard } from "../../components/panel/ProviderStatus.tsx";
 import { providerStatus } from "../../lib/providers/status.ts";
 

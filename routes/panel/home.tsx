@@ -7,7 +7,10 @@ import { formatMoney } from "../../lib/money.ts";
 import { can } from "../../lib/panel/access.ts";
 import { offerNamesOf, paymentOverview } from "../../lib/panel/insights.ts";
 import { listPayments } from "../../lib/payments/mod.ts";
-import { allow, noticeOf, orgCtx, type PanelEnv, renderPanel, subjectOf } from "./kit.tsx";
+import { allow } from "./kit/access.ts";
+import { orgCtx, type PanelEnv, subjectOf } from "./kit/context.ts";
+import { noticeOf } from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
 
 const CHART_DAYS = 30;
 

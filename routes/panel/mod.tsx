@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors.ts";
-import type { AppEnv } from "../env.ts";
 import { toApiError } from "../errors.ts";
 import { createAccountPages } from "./account.tsx";
 import { createApiKeyPages } from "./api_keys.tsx";
@@ -16,13 +15,9 @@ import { createQuickstartPages } from "./quickstart.tsx";
 import { createReferencePages } from "./reference.tsx";
 import { createTeamPages } from "./team.tsx";
 import { createWebhookPages } from "./webhooks.tsx";
-import {
-  type PanelDeps,
-  type PanelEnv,
-  renderPanelError,
-  requireSession,
-  verifyCsrf,
-} from "./kit.tsx";
+import { type PanelDeps, type PanelEnv } from "./kit/context.ts";
+import { renderPanelError } from "./kit/render.tsx";
+import { requireSession, verifyCsrf } from "./kit/session.ts";
 
 /** A panel form is a few kilobytes; metadata and allowlists stay far below this. */
 const MAX_FORM_BYTES = 64 * 1024;
@@ -32,7 +27,7 @@ const MAX_FORM_BYTES = 64 * 1024;
  * behind a session and CSRF check, one sub-app per area. Errors render as panel pages, or as
  * JSON for the islands.
  */
-export function createPanel(deps: PanelDeps): Hono<AppEnv> {
+export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   const { services } = deps;
   const panel = new Hono<PanelEnv>();
   panel.get("/", (c) => c.redirect("/panel", 302));
@@ -66,5 +61,5 @@ export function createPanel(deps: PanelDeps): Hono<AppEnv> {
   panel.onError((error, c) =>
     renderPanelError(services, c, toApiError(error, services.log, c.get("requestId")))
   );
-  return panel as unknown as Hono<AppEnv>;
+  return panel;
 }

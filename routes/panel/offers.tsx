@@ -38,23 +38,20 @@ import {
 } from "../../lib/panel/forms.ts";
 import { offerNamesOf } from "../../lib/panel/insights.ts";
 import { listPayments } from "../../lib/payments/mod.ts";
+import { allow } from "./kit/access.ts";
+import { orgCtx, type PanelContext, type PanelEnv, subjectOf } from "./kit/context.ts";
 import {
-  allow,
   attempt,
   field,
   type Form,
   type FormProblem,
   noticeOf,
-  orgCtx,
-  type PanelContext,
-  type PanelEnv,
   problemFor,
   problemOfForm,
   readForm,
   redirectWith,
-  renderPanel,
-  subjectOf,
-} from "./kit.tsx";
+} from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
 
 const COMMON_CURRENCIES = ["PLN", "EUR", "USD", "GBP", "CHF", "CZK", "SEK", "NOK", "DKK"];
 const ALL_CURRENCIES = Intl.supportedValuesOf("currency").map((code) => code.toUpperCase())

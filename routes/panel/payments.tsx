@@ -34,23 +34,20 @@ import { SANDBOX_TEST_CODES } from "../../lib/providers/sandbox.ts";
 import { createRefund } from "../../lib/refunds/mod.ts";
 import { CreateRefundRequest } from "../../lib/refunds/schemas.ts";
 import { cancelSubscription } from "../../lib/subscriptions/mod.ts";
+import { allow } from "./kit/access.ts";
+import { orgCtx, type PanelContext, type PanelEnv, subjectOf } from "./kit/context.ts";
 import {
-  allow,
   attempt,
   field,
   type Form,
   type FormProblem,
   noticeOf,
-  orgCtx,
-  type PanelContext,
-  type PanelEnv,
   problemFor,
   problemOfForm,
   readForm,
   redirectWith,
-  renderPanel,
-  subjectOf,
-} from "./kit.tsx";
+} from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
 
 const NOTICES = {
   refunded: "Refund created. It is PENDING until the payment method confirms, usually at once.",

@@ -22,7 +22,9 @@ import { listEndpointDeliveries } from "../../lib/webhooks/delivery_log.ts";
 import { toWebhookEndpoint } from "../../lib/webhooks/endpoints.ts";
 import { listSandboxInboxRequests } from "../../lib/webhooks/sandbox_inbox.ts";
 import { PREVIEW_PATH } from "./checkout.tsx";
-import { allow, orgCtx, type PanelDeps, type PanelEnv, renderPanel } from "./kit.tsx";
+import { allow } from "./kit/access.ts";
+import { orgCtx, type PanelDeps, type PanelEnv } from "./kit/context.ts";
+import { renderPanel } from "./kit/render.tsx";
 
 const BASE = "/panel/developers/quickstart";
 

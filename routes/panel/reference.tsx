@@ -9,7 +9,9 @@ import {
   type ReferenceField,
   type ReferenceOperation,
 } from "../../lib/panel/reference.ts";
-import { allow, type PanelDeps, type PanelEnv, renderPanel } from "./kit.tsx";
+import { allow } from "./kit/access.ts";
+import { type PanelDeps, type PanelEnv } from "./kit/context.ts";
+import { renderPanel } from "./kit/render.tsx";
 
 /** Text with `code` spans, as the API's descriptions write them. */
 function withCode(text: string): ComponentChildren[] {

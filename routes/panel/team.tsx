@@ -23,23 +23,21 @@ import {
   revokeInvitation,
 } from "../../lib/panel/team.ts";
 import { type Plan, PLANS, type Role, ROLES } from "../../lib/plans.ts";
+import { allow } from "./kit/access.ts";
+import { type PanelContext, type PanelEnv, subjectOf } from "./kit/context.ts";
 import {
-  allow,
   attempt,
-  clearSessionCookie,
   field,
   type Form,
   type FormProblem,
   noticeOf,
-  type PanelContext,
-  type PanelEnv,
   problemFor,
   problemOfForm,
   readForm,
   redirectWith,
-  renderPanel,
-  subjectOf,
-} from "./kit.tsx";
+} from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
+import { clearSessionCookie } from "./kit/session.ts";
 
 const NOTICES = {
   "role-changed": "Role changed. It applies from their next click.",

@@ -43,6 +43,7 @@ import {
   UpdateWebhookEndpointRequest,
 } from "../../lib/webhooks/schemas.ts";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../../lib/webhooks/subscriptions.ts";
+import { orgCtx, type PanelContext, type PanelEnv } from "./kit/context.ts";
 import {
   attempt,
   field,
@@ -50,15 +51,12 @@ import {
   type Form,
   type FormProblem,
   noticeOf,
-  orgCtx,
-  type PanelContext,
-  type PanelEnv,
   problemFor,
   problemOfForm,
   readForm,
   redirectWith,
-  renderPanel,
-} from "./kit.tsx";
+} from "./kit/forms.ts";
+import { renderPanel } from "./kit/render.tsx";
 import { isIsoTime, RecoverEventsForm } from "./webhook_recover.tsx";
 
 /** The header that carries the signature, as the contract has the panel show it. */

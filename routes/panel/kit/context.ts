@@ -1,0 +1,38 @@
+import type { Context } from "hono";
+import type { ApiKeyAuthenticator } from "../../../lib/api_keys.ts";
+import type { OrgContext, Services } from "../../../lib/context.ts";
+import type { PanelSession } from "../../../lib/panel/sessions.ts";
+import type { AppEnv } from "../../env.ts";
+
+/** What the panel's routes are built on. */
+export interface PanelDeps {
+  services: Services;
+  /** Forgotten keys must stop working at once in this process (the API caches keys briefly). */
+  authenticator: ApiKeyAuthenticator;
+  /** The API's OpenAPI document, as `/api/v1/openapi.json` serves it. */
+  openApi: () => Promise<unknown>;
+}
+
+/** Variables of a signed-in panel request. */
+export interface PanelEnv {
+  Bindings: AppEnv["Bindings"];
+  Variables: AppEnv["Variables"] & { session: PanelSession };
+}
+
+export type PanelContext = Context<PanelEnv>;
+
+/** Tells whether the client asked for JSON rather than a page (the islands' fetches). */
+export function wantsJson(c: Context): boolean {
+  const accept = c.req.header("accept") ?? "";
+  return accept.includes("application/json") && !accept.includes("text/html");
+}
+
+/** The organisation context of a signed-in request. */
+export function orgCtx(c: PanelContext): OrgContext {
+  return c.get("ctx");
+}
+
+/** Who asks, for the access rules. */
+export function subjectOf(session: PanelSession) {
+  return { role: session.role, plan: session.org.plan };
+}

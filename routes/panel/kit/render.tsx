@@ -1,0 +1,123 @@
+import type { ComponentChildren } from "preact";
+import { MessagePage } from "../../../components/MessagePage.tsx";
+import { type NavKey, type PanelChrome, Shell } from "../../../components/panel/Shell.tsx";
+import { publicUrlOf } from "../../../lib/config.ts";
+import type { Services } from "../../../lib/context.ts";
+import type { ApiError } from "../../../lib/errors.ts";
+import { decide } from "../../../lib/panel/access.ts";
+import { type PanelSession, userOrganisations } from "../../../lib/panel/sessions.ts";
+import { errorResponse } from "../../errors.ts";
+import { renderPage } from "../../html.tsx";
+import { type PanelContext, subjectOf, wantsJson } from "./context.ts";
+
+const DAY_MS = 86_400_000;
+
+async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrome> {
+  const session = c.get("session");
+  const { config } = services;
+  const other = services.environment === "sandbox" ? "production" : "sandbox";
+  const subject = subjectOf(session);
+  const developers = decide("developers", subject, config.quickstartAccess);
+  const offset = c.get("ctx").now() - services.clock.now();
+  return {
+    environment: services.environment,
+    otherPanelUrl: `${publicUrlOf(config, other)}/panel`,
+    clockAheadDays: Math.round(offset / DAY_MS),
+    csrf: session.csrfToken,
+    user: { email: session.email, name: session.name, role: session.role },
+    org: { name: session.org.name, slug: session.org.slug, plan: session.org.plan },
+    organisations: await userOrganisations(services.accounts, session.userId),
+    developers: developers.allowed ? "open" : developers.reason === "plan" ? "upgrade" : "hidden",
+    quickstart: decide("quickstart", subject, config.quickstartAccess).allowed,
+    backupFailure: session.role === "OWNER" && services.backups.failure
+      ? {
+        at: new Date(services.backups.failure.at).toISOString(),
+        message: services.backups.failure.message,
+      }
+      : null,
+  };
+}
+
+/** Renders a signed-in page in the panel's frame. */
+export async function renderPanel(
+  services: Services,
+  c: PanelContext,
+  page: {
+    title: string;
+    current: NavKey;
+    status?: number;
+    scripts?: string[];
+    frameSelf?: boolean;
+    body: ComponentChildren;
+  },
+): Promise<Response> {
+  const chrome = await chromeOf(services, c);
+  return renderPage(
+    c,
+    <Shell title={page.title} current={page.current} chrome={chrome} scripts={page.scripts}>
+      {page.body}
+    </Shell>,
+    { status: page.status, frameSelf: page.frameSelf },
+  );
+}
+
+const ERROR_TITLES: Record<number, string> = {
+  400: "Check what you entered",
+  401: "Sign in again",
+  403: "You can't do this here",
+  404: "Not found",
+  409: "That didn't work",
+  413: "That was too much at once",
+  429: "Too many attempts",
+};
+
+/**
+ * The panel's error answer: JSON for the islands, else a page in the panel's frame (or a plain
+ * one when nobody is signed in). Messages of 4xx errors are written for the merchant and shown;
+ * a 500 shows only the request id.
+ */
+export function renderPanelError(
+  services: Services,
+  c: PanelContext,
+  error: ApiError,
+): Promise<Response> {
+  if (wantsJson(c)) return Promise.resolve(errorResponse(c, error));
+  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+  const title = ERROR_TITLES[error.status] ?? "Something went wrong";
+  const text = error.status < 500
+    ? error.message
+    : "It wasn't anything you did. Try again in a moment; if it keeps happening, quote the reference below.";
+  const reference = error.status >= 500 ? c.get("requestId") : undefined;
+  const session = c.get("session") as PanelSession | undefined;
+  if (session) {
+    return renderPanel(services, c, {
+      title,
+      current: "none",
+      status: error.status,
+      body: (
+        <div class="error-page">
+          <h1>{title}</h1>
+          <p>{text}</p>
+          {reference && (
+            <p class="muted">
+              Reference: <code>{reference}</code>
+            </p>
+          )}
+          <p>
+            <a href="/panel">Back to the home page</a>
+          </p>
+        </div>
+      ),
+    });
+  }
+  return Promise.resolve(renderPage(
+    c,
+    <MessagePage title={title} tone="error" reference={reference}>
+      <p>{text}</p>
+      <p>
+        <a href="/panel">Go to the panel</a>
+      </p>
+    </MessagePage>,
+    { status: error.status },
+  ));
+}
