@@ -1,7 +1,11 @@
 import { parseArgs } from "node:util";
 import { backupDatabase } from "./db/client.ts";
 import { findOrganisationBySlug } from "./db/organisations.ts";
-import { createOrganisation, createUser, setOrganisationPlan } from "./lib/accounts.ts";
+import {
+  createOrganisation,
+  createUser,
+  setOrganisationPlan,
+} from "./lib/accounts/organisations.ts";
 import { createApiKey } from "./lib/api_keys.ts";
 import {
   type Config,

@@ -11,7 +11,7 @@
  *    as a baseline.
  */
 import { parseArgs } from "node:util";
-import { createOrganisation } from "../lib/accounts.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { loadConfig } from "../lib/config.ts";
 import { recordEvent } from "../lib/events.ts";

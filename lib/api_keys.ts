@@ -13,7 +13,7 @@ import type { AccountsSchema, ApiKeyRow, EnvironmentSchema } from "../db/schema.
 import type { Clock } from "./clock.ts";
 import { type Config, type Environment, ENVIRONMENTS, publicUrlOf } from "./config.ts";
 import { z } from "zod";
-import { parseField } from "./accounts.ts";
+import { parseField } from "./accounts/organisations.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { newId, randomToken } from "./ids.ts";
 import type { Logger } from "./log.ts";

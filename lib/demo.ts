@@ -1,7 +1,7 @@
 import type { Store } from "../db/client.ts";
 import { countOrganisations } from "../db/organisations.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
-import { createOrganisation, createUser } from "./accounts.ts";
+import { createOrganisation, createUser } from "./accounts/organisations.ts";
 import { createApiKey } from "./api_keys.ts";
 import { ApiError } from "./errors.ts";
 

@@ -17,7 +17,7 @@ import { registerBackupMetrics } from "../lib/ops/backup_metrics.ts";
 import { BackupStatus } from "../lib/ops/backup_status.ts";
 import { scheduledBackupJob } from "../lib/ops/backups.ts";
 import { webhookLogRetentionJob } from "../lib/ops/retention.ts";
-import { panelCleanupJob } from "../lib/panel/sessions.ts";
+import { panelCleanupJob } from "../lib/accounts/sessions.ts";
 import { paymentDeadlinesJob } from "../lib/payments/jobs.ts";
 import {
   assertProviderAllowed,

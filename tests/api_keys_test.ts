@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { updateApiKeyValidity } from "../db/api_keys.ts";
-import { setOrganisationPlan } from "../lib/accounts.ts";
+import { setOrganisationPlan } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
 import { pageText, signedInApp } from "./panel_helpers.ts";

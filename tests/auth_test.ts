@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { updateApiKeyValidity } from "../db/api_keys.ts";
-import { setOrganisationPlan } from "../lib/accounts.ts";
+import { setOrganisationPlan } from "../lib/accounts/organisations.ts";
 import { createApiKey, hashApiKey } from "../lib/api_keys.ts";
 import {
   createOtherOrganisation,

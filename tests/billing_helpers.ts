@@ -1,6 +1,6 @@
 import { openStore } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
-import { createOrganisation } from "../lib/accounts.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { silentLogger } from "../lib/log.ts";
 import type {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createOrganisation } from "../lib/accounts.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { allowOrigins, createTestSession, eventsOf, SHOP_ORIGIN } from "./checkout_helpers.ts";

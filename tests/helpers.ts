@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { migrate, openStore, type Store } from "../db/client.ts";
 import { accountsMigrations, environmentMigrations } from "../db/migrations/mod.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
-import { createOrganisation } from "../lib/accounts.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../lib/config.ts";

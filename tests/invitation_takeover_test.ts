@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createOrganisation } from "../lib/accounts.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { makeTestApp, type TestApp } from "./helpers.ts";
 import { addUser, countingPasswords, pageText, PanelAgent, PASSWORD } from "./panel_helpers.ts";
 

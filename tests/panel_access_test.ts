@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { setOrganisationPlan } from "../lib/accounts.ts";
+import { setOrganisationPlan } from "../lib/accounts/organisations.ts";
 import {
   canManageMember,
   decide,
   PANEL_ACTIONS,
   type PanelAction,
   type QuickstartAccess,
-} from "../lib/panel/access.ts";
+} from "../lib/accounts/access.ts";
 import { type Plan, PLANS, type Role, ROLES } from "../lib/plans.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 import { addUser, pageText, PanelAgent } from "./panel_helpers.ts";

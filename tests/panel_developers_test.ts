@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createOrganisation } from "../lib/accounts.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { verifyWebhook } from "../lib/webhooks/verify.ts";
 import { startCheckoutServer } from "./e2e/helpers.ts";

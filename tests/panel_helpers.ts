@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { createUser } from "../lib/accounts.ts";
+import { createUser } from "../lib/accounts/organisations.ts";
 import { updateUserPassword } from "../db/team.ts";
 import type { Plan, Role } from "../lib/plans.ts";
-import { csrfTokenOf } from "../lib/panel/sessions.ts";
+import { csrfTokenOf } from "../lib/accounts/sessions.ts";
 import type { PasswordHasher } from "../lib/passwords.ts";
 import { makeTestApp, TEST_PASSWORDS, type TestApp } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createOrganisation } from "../lib/accounts.ts";
-import { INVITATION_TTL_MS } from "../lib/panel/team.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
+import { INVITATION_TTL_MS } from "../lib/accounts/team.ts";
 import type { TestApp } from "./helpers.ts";
 import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./panel_helpers.ts";
 

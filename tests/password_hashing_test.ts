@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes, scryptSync } from "node:crypto";
-import { createUser } from "../lib/accounts.ts";
+import { createUser } from "../lib/accounts/organisations.ts";
 import { hashPassword, scryptPasswords, verifyPassword } from "../lib/passwords.ts";
 import { makeTestApp } from "./helpers.ts";
 import { PanelAgent } from "./panel_helpers.ts";

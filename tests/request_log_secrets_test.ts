@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DEMO_OWNER_EMAIL } from "../lib/demo.ts";
-import { csrfTokenOf } from "../lib/panel/sessions.ts";
+import { csrfTokenOf } from "../lib/accounts/sessions.ts";
 import { loggedPath } from "../routes/middleware/request_log.ts";
 import { type ChildServer, startPaystead } from "./processes.ts";
 

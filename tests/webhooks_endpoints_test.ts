@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createOrganisation } from "../lib/accounts.ts";
+import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import type { HostResolver } from "../lib/webhooks/address_policy.ts";
 import { createTestOffer, createTestPayment, makeTestApp } from "./helpers.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { setOrganisationPlan } from "../lib/accounts.ts";
+import { setOrganisationPlan } from "../lib/accounts/organisations.ts";
 import type { Plan } from "../lib/plans.ts";
 import { createTestOffer, makeTestApp, type TestApp } from "./helpers.ts";
 import { pageText, signedInApp } from "./panel_helpers.ts";

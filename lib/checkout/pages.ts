@@ -1,5 +1,5 @@
 import { findOfferByPublicId } from "../../db/offers.ts";
-import { getOrganisation } from "../accounts.ts";
+import { getOrganisation } from "../accounts/organisations.ts";
 import type { Services } from "../context.ts";
 import { formatMoney } from "../money.ts";
 import { createPayment, findPublicPayment, type PaymentRecord } from "../payments/mod.ts";

@@ -21,7 +21,7 @@ import {
   SESSION_IDLE_MS,
   signOut,
   switchOrganisation,
-} from "../../lib/panel/sessions.ts";
+} from "../../lib/accounts/sessions.ts";
 import { renderPage } from "../html.tsx";
 import { type PanelContext, type PanelEnv } from "./kit/context.ts";
 import {

@@ -4,13 +4,13 @@ import { CsrfField, Field, FormError, NewPasswordFields } from "../../components
 import type { Environment } from "../../lib/config.ts";
 import type { Services } from "../../lib/context.ts";
 import { DEMO_OWNER_EMAIL } from "../../lib/demo.ts";
-import { authenticateSession, MIN_PASSWORD_LENGTH, signIn } from "../../lib/panel/sessions.ts";
+import { authenticateSession, MIN_PASSWORD_LENGTH, signIn } from "../../lib/accounts/sessions.ts";
 import {
   acceptInvitation,
   type InvitationView,
   joinInvitation,
   loadInvitation,
-} from "../../lib/panel/team.ts";
+} from "../../lib/accounts/team.ts";
 import { sameOriginOnly } from "../middleware/same_origin.ts";
 import { renderPage } from "../html.tsx";
 import { type PanelEnv } from "./kit/context.ts";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { Card, PageHeader } from "../../components/panel/ui.tsx";
 import type { Services } from "../../lib/context.ts";
-import { can } from "../../lib/panel/access.ts";
+import { can } from "../../lib/accounts/access.ts";
 import { allow } from "./kit/access.ts";
 import { type PanelContext, type PanelEnv, subjectOf } from "./kit/context.ts";
 import { renderPanel } from "./kit/render.tsx";

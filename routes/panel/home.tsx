@@ -4,7 +4,7 @@ import { Card, EmptyState, Notice, PageHeader } from "../../components/panel/ui.
 import { VolumeChart } from "../../components/panel/VolumeChart.tsx";
 import type { Services } from "../../lib/context.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { can } from "../../lib/panel/access.ts";
+import { can } from "../../lib/accounts/access.ts";
 import { offerNamesOf, paymentOverview } from "../../lib/panel/insights.ts";
 import { listPayments } from "../../lib/payments/mod.ts";
 import { allow } from "./kit/access.ts";

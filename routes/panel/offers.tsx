@@ -29,7 +29,7 @@ import {
   updateOffer,
   UpdateOfferRequest,
 } from "../../lib/offers.ts";
-import { can } from "../../lib/panel/access.ts";
+import { can } from "../../lib/accounts/access.ts";
 import {
   metadataText,
   parseAmountField,

@@ -19,7 +19,7 @@ import {
 import type { Services } from "../../lib/context.ts";
 import { toEvent } from "../../lib/events.ts";
 import { formatMajorAmount, formatMoney } from "../../lib/money.ts";
-import { can } from "../../lib/panel/access.ts";
+import { can } from "../../lib/accounts/access.ts";
 import { parseAmountField, parseRequest } from "../../lib/panel/forms.ts";
 import { offerNamesOf, type PaymentDetail, paymentDetail } from "../../lib/panel/insights.ts";
 import {

@@ -12,8 +12,8 @@ import {
   StatusBadge,
 } from "../../components/panel/ui.tsx";
 import type { Services } from "../../lib/context.ts";
-import { can, canManageMember, decide, type QuickstartAccess } from "../../lib/panel/access.ts";
-import type { PanelSession } from "../../lib/panel/sessions.ts";
+import { can, canManageMember, decide, type QuickstartAccess } from "../../lib/accounts/access.ts";
+import type { PanelSession } from "../../lib/accounts/sessions.ts";
 import {
   changeMemberRole,
   INVITATION_TTL_MS,
@@ -21,7 +21,7 @@ import {
   listTeam,
   removeMember,
   revokeInvitation,
-} from "../../lib/panel/team.ts";
+} from "../../lib/accounts/team.ts";
 import { type Plan, PLANS, type Role, ROLES } from "../../lib/plans.ts";
 import { allow } from "./kit/access.ts";
 import { type PanelContext, type PanelEnv, subjectOf } from "./kit/context.ts";

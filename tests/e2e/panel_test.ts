@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { migrate, openStore, type Store } from "../../db/client.ts";
 import { accountsMigrations, environmentMigrations } from "../../db/migrations/mod.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../../db/schema.ts";
-import { createOrganisation, createUser } from "../../lib/accounts.ts";
+import { createOrganisation, createUser } from "../../lib/accounts/organisations.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "../../lib/demo.ts";

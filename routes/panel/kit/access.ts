@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { Services } from "../../../lib/context.ts";
 import { ApiError } from "../../../lib/errors.ts";
-import { decide, type PanelAction } from "../../../lib/panel/access.ts";
+import { decide, type PanelAction } from "../../../lib/accounts/access.ts";
 import { type PanelContext, type PanelEnv, subjectOf, wantsJson } from "./context.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { ApiKeyAuthenticator } from "../../../lib/api_keys.ts";
 import type { OrgContext, Services } from "../../../lib/context.ts";
-import type { PanelSession } from "../../../lib/panel/sessions.ts";
+import type { PanelSession } from "../../../lib/accounts/sessions.ts";
 import type { AppEnv } from "../../env.ts";
 
 /** What the panel's routes are built on. */

@@ -4,8 +4,8 @@ import { type NavKey, type PanelChrome, Shell } from "../../../components/panel/
 import { publicUrlOf } from "../../../lib/config.ts";
 import type { Services } from "../../../lib/context.ts";
 import type { ApiError } from "../../../lib/errors.ts";
-import { decide } from "../../../lib/panel/access.ts";
-import { type PanelSession, userOrganisations } from "../../../lib/panel/sessions.ts";
+import { decide } from "../../../lib/accounts/access.ts";
+import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
 import { errorResponse } from "../../errors.ts";
 import { renderPage } from "../../html.tsx";
 import { type PanelContext, subjectOf, wantsJson } from "./context.ts";

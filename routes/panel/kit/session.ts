@@ -10,7 +10,7 @@ import {
   SESSION_ABSOLUTE_MS,
   type SignedIn,
   touchSessionIfDue,
-} from "../../../lib/panel/sessions.ts";
+} from "../../../lib/accounts/sessions.ts";
 import { orgContextOnClock } from "../../../lib/sandbox_clock.ts";
 import { clientAddress } from "../../middleware/client_address.ts";
 import { type PanelEnv, wantsJson } from "./context.ts";

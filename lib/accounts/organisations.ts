@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Store } from "../db/client.ts";
+import type { Store } from "../../db/client.ts";
 import {
   findOrganisation,
   findOrganisationBySlug,
@@ -8,12 +8,12 @@ import {
   insertOrganisation,
   insertUser,
   updateOrganisationPlan,
-} from "../db/organisations.ts";
-import type { AccountsSchema, OrganisationRow, UserRow } from "../db/schema.ts";
-import { ApiError } from "./errors.ts";
-import { newId } from "./ids.ts";
-import { generatePassword, hashPassword } from "./passwords.ts";
-import { type Plan, PLANS, type Role, ROLES } from "./plans.ts";
+} from "../../db/organisations.ts";
+import type { AccountsSchema, OrganisationRow, UserRow } from "../../db/schema.ts";
+import { ApiError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { generatePassword, hashPassword } from "../passwords.ts";
+import { type Plan, PLANS, type Role, ROLES } from "../plans.ts";
 
 type Accounts = Store<AccountsSchema>;
 

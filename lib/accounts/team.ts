@@ -29,7 +29,7 @@ import {
   type MemberRecord,
   updateMembershipRole,
 } from "../../db/team.ts";
-import { Email, parseField, RoleName } from "../accounts.ts";
+import { Email, parseField, RoleName } from "./organisations.ts";
 import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { type PasswordHasher, scryptPasswords } from "../passwords.ts";
