@@ -9,7 +9,7 @@ import { createCheckoutPages } from "./checkout.tsx";
 import { createConfigTransferPages } from "./config_transfer.tsx";
 import { createDevelopersPages } from "./developers.tsx";
 import { createHomePages } from "./home.tsx";
-import { createOfferPages } from "./offers.tsx";
+import { createOfferArea } from "./offers/mod.ts";
 import { createPaymentPages } from "./payments.tsx";
 import { createQuickstartPages } from "./quickstart.tsx";
 import { createReferencePages } from "./reference.tsx";
@@ -44,7 +44,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.use("/panel/*", requireSession(services), verifyCsrf);
   panel.route("/", createAccountPages(services));
   panel.route("/", createHomePages(services));
-  panel.route("/", createOfferPages(services));
+  panel.route("/panel/offers", createOfferArea(services));
   panel.route("/", createPaymentPages(services));
   panel.route("/", createTeamPages(services));
   panel.route("/", createReferencePages(deps));
