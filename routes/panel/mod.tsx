@@ -10,7 +10,7 @@ import { createConfigTransferPages } from "./config_transfer.tsx";
 import { createDevelopersPages } from "./developers.tsx";
 import { createHomePages } from "./home.tsx";
 import { createOfferArea } from "./offers/mod.ts";
-import { createPaymentPages } from "./payments.tsx";
+import { createPaymentArea, createSubscriptionArea } from "./payments/mod.ts";
 import { createQuickstartPages } from "./quickstart.tsx";
 import { createReferencePages } from "./reference.tsx";
 import { createTeamPages } from "./team.tsx";
@@ -45,7 +45,8 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.route("/", createAccountPages(services));
   panel.route("/", createHomePages(services));
   panel.route("/panel/offers", createOfferArea(services));
-  panel.route("/", createPaymentPages(services));
+  panel.route("/panel/payments", createPaymentArea(services));
+  panel.route("/panel/subscriptions", createSubscriptionArea(services));
   panel.route("/", createTeamPages(services));
   panel.route("/", createReferencePages(deps));
   // Developers' access rule guards every page under /panel/developers, before its areas.

@@ -1,0 +1,118 @@
+import type { OrgContext } from "../context.ts";
+import { formatMajorAmount } from "../money.ts";
+import { getPayment, listPayments, type PaymentRecord, paymentUrl } from "../payments/mod.ts";
+import { ListPaymentsQuery } from "../payments/schemas.ts";
+import { refundAmountOf } from "../refunds/mod.ts";
+import { CreateRefundRequest } from "../refunds/schemas.ts";
+import { parseAmountField, parseRequest } from "./forms.ts";
+import { offerNamesOf, type PaymentDetail, paymentDetail } from "./insights.ts";
+
+/** The payments page: one page of the list, as filtered. */
+export interface PaymentList {
+  payments: PaymentRecord[];
+  offerNames: Map<number, string>;
+  status?: string;
+  qrId?: string;
+  /** The id the next (older) page starts after, or null on the last page. */
+  nextAfter: string | null;
+}
+
+/** Loads a page of payments, newest first, by status and offer; 400 for an unknown status. */
+export async function loadPaymentList(
+  ctx: OrgContext,
+  filter: { status?: string; qrId?: string; startingAfter?: string },
+): Promise<PaymentList> {
+  const { status, qrId, startingAfter } = filter;
+  const query = parseRequest(ListPaymentsQuery, {
+    limit: "25",
+    ...(status && { status }),
+    ...(qrId && { qrId }),
+    ...(startingAfter && { startingAfter }),
+  });
+  const page = await listPayments(ctx, query);
+  return {
+    payments: page.data,
+    offerNames: await offerNamesOf(ctx, page.data),
+    status,
+    qrId,
+    nextAfter: page.hasMore ? page.data.at(-1)!.public_id : null,
+  };
+}
+
+/** A payment's page: its detail, the offer it is for and where the customer pays it. */
+export interface PaymentView {
+  detail: PaymentDetail;
+  offerName: string;
+  metadata: [string, string][];
+  paymentPageUrl: string;
+}
+
+/** Loads a payment's page, or throws 404. */
+export async function loadPaymentView(
+  ctx: OrgContext,
+  paymentId: string,
+  publicUrl: string,
+): Promise<PaymentView> {
+  const detail = await paymentDetail(ctx, paymentId);
+  const { payment } = detail;
+  const names = await offerNamesOf(ctx, [payment]);
+  return {
+    detail,
+    offerName: names.get(payment.offer_id) ?? payment.qr_id,
+    metadata: Object.entries(JSON.parse(payment.metadata) as Record<string, string>),
+    paymentPageUrl: paymentUrl(publicUrl, payment.public_id),
+  };
+}
+
+/** A refund as typed: the amount in major units ("" for all that is left) and a reason. */
+export interface RefundForm {
+  amount: string;
+  reason: string;
+}
+
+/** A refund checked against its payment: exactly what confirming it gives back. */
+export interface RefundReview {
+  amount: number;
+  currency: string;
+  /** The amount in major units, as the refund form takes it back: "12.50". */
+  amountText: string;
+  reason: string;
+}
+
+function refundRequestFor(payment: PaymentRecord, form: RefundForm): CreateRefundRequest {
+  const amount = form.amount.trim();
+  const reason = form.reason.trim();
+  return parseRequest(CreateRefundRequest, {
+    ...(amount !== "" && { amount: parseAmountField(amount, payment.currency, "amount") }),
+    ...(reason !== "" && { reason }),
+  });
+}
+
+/** Reads a refund form as the API's request, its amount in the payment's currency. */
+export async function refundRequestOf(
+  ctx: OrgContext,
+  paymentId: string,
+  form: RefundForm,
+): Promise<CreateRefundRequest> {
+  return refundRequestFor(await getPayment(ctx, paymentId), form);
+}
+
+/**
+ * Checks a refund form against the payment without refunding anything: the amount confirming
+ * it would give back, or the error the refund itself would get.
+ */
+export async function reviewRefund(
+  ctx: OrgContext,
+  paymentId: string,
+  form: RefundForm,
+): Promise<RefundReview> {
+  const payment = await getPayment(ctx, paymentId);
+  const request = refundRequestFor(payment, form);
+  const amount = refundAmountOf(payment, request.amount);
+  return {
+    amount,
+    currency: payment.currency,
+    amountText: formatMajorAmount(amount, payment.currency),
+    reason: request.reason ?? "",
+  };
+}
