@@ -8,7 +8,7 @@ import {
   UpdateOfferRequest,
 } from "../offers.ts";
 import { listPayments, type PaymentRecord } from "../payments/mod.ts";
-import { parseAmountField, parseMetadataText, parseRequest } from "./forms.ts";
+import { type FieldReader, parseAmountField, parseMetadataText, parseRequest } from "./forms.ts";
 import { offerNamesOf } from "./insights.ts";
 
 /** The words for each billing interval, once and many times. */
@@ -72,9 +72,6 @@ export async function loadOfferView(
     offerNames: await offerNamesOf(ctx, payments.data),
   };
 }
-
-/** Reads one field of a submitted form as text ("" when absent). */
-export type FieldReader = (name: string) => string;
 
 /** Reads the new-offer form as the API's request; 400 naming the field that is wrong. */
 export function offerCreateRequestOf(field: FieldReader): CreateOfferRequest {

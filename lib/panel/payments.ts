@@ -2,9 +2,9 @@ import type { OrgContext } from "../context.ts";
 import { formatMajorAmount } from "../money.ts";
 import { getPayment, listPayments, type PaymentRecord, paymentUrl } from "../payments/mod.ts";
 import { ListPaymentsQuery } from "../payments/schemas.ts";
-import { refundAmountOf } from "../refunds/mod.ts";
+import { createRefund, refundAmountOf, type RefundRecord } from "../refunds/mod.ts";
 import { CreateRefundRequest } from "../refunds/schemas.ts";
-import { parseAmountField, parseRequest } from "./forms.ts";
+import { type FieldReader, parseAmountField, parseRequest } from "./forms.ts";
 import { offerNamesOf, type PaymentDetail, paymentDetail } from "./insights.ts";
 
 /** The payments page: one page of the list, as filtered. */
@@ -64,12 +64,6 @@ export async function loadPaymentView(
   };
 }
 
-/** A refund as typed: the amount in major units ("" for all that is left) and a reason. */
-export interface RefundForm {
-  amount: string;
-  reason: string;
-}
-
 /** A refund checked against its payment: exactly what confirming it gives back. */
 export interface RefundReview {
   amount: number;
@@ -79,22 +73,24 @@ export interface RefundReview {
   reason: string;
 }
 
-function refundRequestFor(payment: PaymentRecord, form: RefundForm): CreateRefundRequest {
-  const amount = form.amount.trim();
-  const reason = form.reason.trim();
+/** The refund form's amount is in major units, "" for all that is left. */
+function refundRequestFor(payment: PaymentRecord, field: FieldReader): CreateRefundRequest {
+  const amount = field("amount").trim();
+  const reason = field("reason").trim();
   return parseRequest(CreateRefundRequest, {
     ...(amount !== "" && { amount: parseAmountField(amount, payment.currency, "amount") }),
     ...(reason !== "" && { reason }),
   });
 }
 
-/** Reads a refund form as the API's request, its amount in the payment's currency. */
-export async function refundRequestOf(
+/** Makes the refund a form asks for, its amount read in the payment's currency. */
+export async function refundFromForm(
   ctx: OrgContext,
   paymentId: string,
-  form: RefundForm,
-): Promise<CreateRefundRequest> {
-  return refundRequestFor(await getPayment(ctx, paymentId), form);
+  field: FieldReader,
+): Promise<RefundRecord> {
+  const payment = await getPayment(ctx, paymentId);
+  return await createRefund(ctx, paymentId, refundRequestFor(payment, field));
 }
 
 /**
@@ -104,10 +100,10 @@ export async function refundRequestOf(
 export async function reviewRefund(
   ctx: OrgContext,
   paymentId: string,
-  form: RefundForm,
+  field: FieldReader,
 ): Promise<RefundReview> {
   const payment = await getPayment(ctx, paymentId);
-  const request = refundRequestFor(payment, form);
+  const request = refundRequestFor(payment, field);
   const amount = refundAmountOf(payment, request.amount);
   return {
     amount,

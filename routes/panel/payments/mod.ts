@@ -5,12 +5,10 @@ import { can } from "../../../lib/accounts/access.ts";
 import {
   loadPaymentList,
   loadPaymentView,
-  type RefundForm,
-  refundRequestOf,
+  refundFromForm,
   reviewRefund,
 } from "../../../lib/panel/payments.ts";
 import { cancelPayment, completePayment } from "../../../lib/payments/mod.ts";
-import { createRefund } from "../../../lib/refunds/mod.ts";
 import { cancelSubscription } from "../../../lib/subscriptions/mod.ts";
 import { allow } from "../kit/access.ts";
 import { orgCtx, type PanelContext, type PanelEnv, subjectOf } from "../kit/context.ts";
@@ -45,10 +43,6 @@ function actionsOf(services: Services, c: PanelContext): PaymentActions {
     simulate: services.environment === "sandbox" && can("developers", subject, access),
     cancelSubscription: can("subscriptions.cancel", subject, access),
   };
-}
-
-function refundFormOf(form: Form): RefundForm {
-  return { amount: field(form, "amount"), reason: field(form, "reason") };
 }
 
 async function renderPayment(
@@ -110,16 +104,17 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
     .post("/:paymentId/refunds/confirm", allow(services, "payments.refund"), async (c) => {
       const paymentId = c.req.param("paymentId");
       const form = await readForm(c);
-      const result = await attempt(() => reviewRefund(orgCtx(c), paymentId, refundFormOf(form)));
+      const result = await attempt(() =>
+        reviewRefund(orgCtx(c), paymentId, (name) => field(form, name))
+      );
       if (!result.ok) return renderRefundForm(services, c, paymentId, form, result.problem);
       return renderPayment(services, c, paymentId, { kind: "confirm", review: result.value });
     })
     .post("/:paymentId/refunds", allow(services, "payments.refund"), async (c) => {
-      const ctx = orgCtx(c);
       const paymentId = c.req.param("paymentId");
       const form = await readForm(c);
-      const result = await attempt(async () =>
-        createRefund(ctx, paymentId, await refundRequestOf(ctx, paymentId, refundFormOf(form)))
+      const result = await attempt(() =>
+        refundFromForm(orgCtx(c), paymentId, (name) => field(form, name))
       );
       if (!result.ok) return renderRefundForm(services, c, paymentId, form, result.problem);
       return redirectWith(c, `/panel/payments/${paymentId}`, "refunded");
