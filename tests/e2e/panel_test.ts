@@ -10,7 +10,7 @@ import { type DemoCredentials, ensureDemoOrganisation } from "../../lib/demo.ts"
 import { silentLogger } from "../../lib/log.ts";
 import { createApp, type PaysteadApp } from "../../routes/app.ts";
 import { addUser, PASSWORD } from "../panel_helpers.ts";
-import { verifyWebhook } from "../../lib/webhooks/verify.ts";
+import { verifyWebhook } from "../../examples/verify_webhook.ts";
 import { startReceiver } from "../webhook_receiver.ts";
 import { collectErrors, launchBrowser, screenshot as fullScreenshot } from "./helpers.ts";
 
