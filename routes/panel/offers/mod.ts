@@ -1,76 +1,19 @@
 import { Hono } from "hono";
 import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
-import { can } from "../../../lib/accounts/access.ts";
 import { offerQrPng, offerQrSvg } from "../../../lib/offer_codes.ts";
 import { createOffer, getOffer, updateOffer } from "../../../lib/offers.ts";
 import {
   loadOfferList,
-  loadOfferView,
   offerCreateRequestOf,
   offerUpdateRequestOf,
 } from "../../../lib/panel/offers.ts";
 import { allow } from "../kit/access.ts";
-import { orgCtx, type PanelContext, type PanelEnv, subjectOf } from "../kit/context.ts";
-import {
-  attempt,
-  field,
-  type Form,
-  type FormProblem,
-  noticeOf,
-  readForm,
-  redirectWith,
-} from "../kit/forms.ts";
+import { orgCtx, type PanelEnv } from "../kit/context.ts";
+import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
-import { NewOfferPage, OfferDetailPage, OfferListPage } from "./pages.tsx";
-
-const NOTICES = {
-  created: "Offer created. Share its QR code or payment link.",
-  saved: "Changes saved.",
-} as const;
-
-function canManage(services: Services, c: PanelContext): boolean {
-  return can("offers.manage", subjectOf(c.get("session")), services.config.quickstartAccess);
-}
-
-function renderNewOffer(
-  services: Services,
-  c: PanelContext,
-  values: Form,
-  problem: FormProblem | null,
-  status = 200,
-): Promise<Response> {
-  return renderPanel(services, c, {
-    title: "New offer",
-    current: "offers",
-    status,
-    body: h(NewOfferPage, { csrf: c.get("session").csrfToken, values, problem }),
-  });
-}
-
-async function renderOffer(
-  services: Services,
-  c: PanelContext,
-  qrId: string,
-  values: Form,
-  problem: FormProblem | null,
-  status = 200,
-): Promise<Response> {
-  const view = await loadOfferView(orgCtx(c), qrId, services.config.publicUrl);
-  return renderPanel(services, c, {
-    title: view.offer.name,
-    current: "offers",
-    status,
-    body: h(OfferDetailPage, {
-      view,
-      manage: canManage(services, c),
-      notice: noticeOf(c, NOTICES),
-      csrf: c.get("session").csrfToken,
-      values,
-      problem,
-    }),
-  });
-}
+import { OfferListPage } from "./pages.tsx";
+import { canManage, renderNewOffer, renderOffer } from "./render.ts";
 
 /** Offers, at /panel/offers: the list, creating, editing and deactivating, and each QR code. */
 export function createOfferArea(services: Services): Hono<PanelEnv> {

@@ -1,82 +1,15 @@
 import { Hono } from "hono";
 import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
-import { can } from "../../../lib/accounts/access.ts";
-import {
-  loadPaymentList,
-  loadPaymentView,
-  refundFromForm,
-  reviewRefund,
-} from "../../../lib/panel/payments.ts";
+import { loadPaymentList, refundFromForm, reviewRefund } from "../../../lib/panel/payments.ts";
 import { cancelPayment, completePayment } from "../../../lib/payments/mod.ts";
 import { cancelSubscription } from "../../../lib/subscriptions/mod.ts";
 import { allow } from "../kit/access.ts";
-import { orgCtx, type PanelContext, type PanelEnv, subjectOf } from "../kit/context.ts";
-import {
-  attempt,
-  field,
-  type Form,
-  type FormProblem,
-  noticeOf,
-  readForm,
-  redirectWith,
-} from "../kit/forms.ts";
+import { orgCtx, type PanelEnv } from "../kit/context.ts";
+import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
-import { type PaymentActions, PaymentDetailPage, PaymentListPage } from "./pages.tsx";
-import type { RefundStep } from "./refunds_card.tsx";
-
-const NOTICES = {
-  refunded: "Refund created. It is PENDING until the payment method confirms, usually at once.",
-  completed: "The sandbox payment was attempted with the test code.",
-  canceled: "The payment was canceled.",
-  "subscription-canceled": "The subscription is canceled.",
-  "subscription-scheduled": "The subscription ends when the paid period does.",
-} as const;
-
-const BLANK_REFUND: RefundStep = { kind: "form", values: {}, problem: null };
-
-function actionsOf(services: Services, c: PanelContext): PaymentActions {
-  const subject = subjectOf(c.get("session"));
-  const access = services.config.quickstartAccess;
-  return {
-    refund: can("payments.refund", subject, access),
-    simulate: services.environment === "sandbox" && can("developers", subject, access),
-    cancelSubscription: can("subscriptions.cancel", subject, access),
-  };
-}
-
-async function renderPayment(
-  services: Services,
-  c: PanelContext,
-  paymentId: string,
-  refund: RefundStep,
-  status = 200,
-): Promise<Response> {
-  const view = await loadPaymentView(orgCtx(c), paymentId, services.config.publicUrl);
-  return renderPanel(services, c, {
-    title: `Payment ${view.detail.payment.public_id}`,
-    current: "payments",
-    status,
-    body: h(PaymentDetailPage, {
-      view,
-      notice: noticeOf(c, NOTICES),
-      csrf: c.get("session").csrfToken,
-      actions: actionsOf(services, c),
-      refund,
-    }),
-  });
-}
-
-/** The payment's page with the refund form as sent, and what is wrong with it. */
-function renderRefundForm(
-  services: Services,
-  c: PanelContext,
-  paymentId: string,
-  values: Form,
-  problem: FormProblem,
-): Promise<Response> {
-  return renderPayment(services, c, paymentId, { kind: "form", values, problem }, problem.status);
-}
+import { PaymentListPage } from "./pages.tsx";
+import { BLANK_REFUND, renderPayment, renderRefundForm } from "./render.ts";
 
 /**
  * Payments, at /panel/payments: the list with filters, and each payment with its events,
