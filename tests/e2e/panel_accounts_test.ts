@@ -54,7 +54,7 @@ function menuFitsHeader(page: Page): Promise<boolean> {
 
 const WHOLE: Omit<Shown, "text"> = { whole: true, ellipsis: false, insideViewport: true };
 
-Deno.test("[e2e] the header shows a long e-mail whole, on a laptop and on a phone", async (t) => {
+Deno.test("[e2e] the header shows a long e-mail whole, from a laptop down to a phone", async (t) => {
   let browser: Browser | undefined;
   const server = await startCheckoutServer();
   try {
@@ -71,6 +71,14 @@ Deno.test("[e2e] the header shows a long e-mail whole, on a laptop and on a phon
       assert.deepEqual(await shown(page, ".user-menu__email"), { text: LONG_EMAIL, ...WHOLE });
       assert.equal(await sidewaysOverflow(page), 0);
       await screenshot(page, "panel-header-long-email");
+    });
+
+    await t.step("800px: the label wraps once more, still inside the header", async () => {
+      await page.setViewportSize({ width: 800, height: 900 });
+      await page.reload();
+      assert.deepEqual(await shown(page, ".user-menu__name"), { text: LONG_EMAIL, ...WHOLE });
+      assert.equal(await menuFitsHeader(page), true);
+      assert.equal(await sidewaysOverflow(page), 0);
     });
 
     await t.step("390px: the open menu shows the e-mail whole", async () => {
