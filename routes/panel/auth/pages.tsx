@@ -56,7 +56,7 @@ const ROLE_TEXT = {
 } as const;
 
 /** Who the invitation page's visitor is signed in as, if anyone. */
-export interface Visitor {
+interface Visitor {
   email: string;
   csrfToken: string;
 }
