@@ -14,7 +14,8 @@ import { createPaymentPages } from "./payments.tsx";
 import { createQuickstartPages } from "./quickstart.tsx";
 import { createReferencePages } from "./reference.tsx";
 import { createTeamArea } from "./team/mod.tsx";
-import { createWebhookPages } from "./webhooks.tsx";
+import { createWebhooksArea } from "./webhooks/mod.ts";
+import { WEBHOOKS_HREF } from "./webhooks/href.ts";
 import { type PanelDeps, type PanelEnv } from "./kit/context.ts";
 import { renderPanelError } from "./kit/render.tsx";
 import { requireSession, verifyCsrf } from "./kit/session.ts";
@@ -51,7 +52,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   // Developers' access rule guards every page under /panel/developers, before its areas.
   panel.route("/", createDevelopersPages(services));
   panel.route("/", createApiKeyPages(deps));
-  panel.route("/", createWebhookPages(services));
+  panel.route(WEBHOOKS_HREF, createWebhooksArea(services));
   panel.route("/", createCheckoutPages(services));
   panel.route("/", createQuickstartPages(deps));
   panel.route("/", createConfigTransferPages(services));
