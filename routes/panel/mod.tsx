@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors.ts";
 import { toApiError } from "../errors.ts";
-import { createAccountPages } from "./account.tsx";
+import { createAccountArea } from "./account/mod.tsx";
 import { createApiKeyPages } from "./api_keys.tsx";
-import { createAuthPages } from "./auth.tsx";
+import { createAuthArea } from "./auth/mod.tsx";
 import { createCheckoutPages } from "./checkout.tsx";
 import { createConfigTransferPages } from "./config_transfer.tsx";
 import { createDevelopersPages } from "./developers.tsx";
@@ -13,7 +13,7 @@ import { createOfferArea } from "./offers/mod.ts";
 import { createPaymentArea, createSubscriptionArea } from "./payments/mod.ts";
 import { createQuickstartPages } from "./quickstart.tsx";
 import { createReferencePages } from "./reference.tsx";
-import { createTeamPages } from "./team.tsx";
+import { createTeamArea } from "./team/mod.tsx";
 import { createWebhooksArea } from "./webhooks/mod.ts";
 import { WEBHOOKS_HREF } from "./webhooks/href.ts";
 import { type PanelDeps, type PanelEnv } from "./kit/context.ts";
@@ -41,14 +41,14 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
       },
     }),
   );
-  panel.route("/", createAuthPages(services));
+  panel.route("/panel", createAuthArea(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);
-  panel.route("/", createAccountPages(services));
+  panel.route("/panel", createAccountArea(services));
   panel.route("/", createHomePages(services));
   panel.route("/panel/offers", createOfferArea(services));
   panel.route("/panel/payments", createPaymentArea(services));
   panel.route("/panel/subscriptions", createSubscriptionArea(services));
-  panel.route("/", createTeamPages(services));
+  panel.route("/panel/team", createTeamArea(services));
   panel.route("/", createReferencePages(deps));
   // Developers' access rule guards every page under /panel/developers, before its areas.
   panel.route("/", createDevelopersPages(services));
