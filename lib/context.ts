@@ -10,8 +10,7 @@ import type { PasswordHasher } from "./passwords.ts";
 import type { BackupStatus } from "./ops/backup_status.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
-import type { PaymentRecord } from "../db/payments.ts";
-import type { PaymentStatus } from "./payments/status.ts";
+import type { PaymentTransitionHook } from "./payments/hooks.ts";
 import type { HostResolver } from "./webhooks/address_policy.ts";
 
 /**
@@ -24,18 +23,6 @@ export type EnvironmentWrite = <T>(
   work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
 ) => Promise<T>;
 
-/**
- * Runs inside the transaction that moved a payment to `to`, after the payment's own event is
- * written, so whatever it changes (a checkout session, a subscription) commits with it.
- */
-export type PaymentTransitionHook = (
-  trx: Kysely<EnvironmentSchema>,
-  services: Services,
-  payment: PaymentRecord,
-  to: PaymentStatus,
-  now: number,
-) => Promise<void>;
-
 /** What one environment process runs on; built once by the app factory. */
 export interface Services {
   config: Config;
@@ -46,7 +33,7 @@ export interface Services {
   provider: PaymentProvider;
   scheduler: Scheduler;
   log: Logger;
-  /** Called on every payment status change; the app factory registers them. */
+  /** Called on every payment status change: `paymentTransitionHooks()` in lib/payments/hooks.ts. */
   paymentHooks: PaymentTransitionHook[];
   /** The open event streams of this process (`GET /api/v1/events/stream`). */
   eventStreams: EventBroadcaster;
