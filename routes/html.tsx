@@ -57,10 +57,14 @@ export function renderPage<E extends AppEnv>(
   );
 }
 
-/** Paths whose errors are always the contract's JSON: the API and the operational endpoints. */
+/**
+ * Paths whose errors are always the contract's JSON: the API, the operational endpoints and the
+ * sandbox's webhook receiver.
+ */
 function isMachinePath(path: string): boolean {
   return path === "/api" || path.startsWith("/api/") || path === "/payments" ||
-    path === "/healthz" || path === "/readyz" || path === "/metrics";
+    path === "/healthz" || path === "/readyz" || path === "/metrics" ||
+    path.startsWith("/sandbox/webhook-inbox/");
 }
 
 /** Tells whether an error should be a page: a browser asking for one rather than JSON. */
