@@ -14,7 +14,6 @@ import {
   ListPaymentsQuery,
   Payment,
 } from "../../lib/payments/schemas.ts";
-import { listOf } from "../../lib/schemas.ts";
 import type { AppEnv } from "../env.ts";
 import {
   createApiRouter,
@@ -23,6 +22,8 @@ import {
   idempotencyHeader,
   json,
   jsonBody,
+  listPage,
+  listResponse,
 } from "./openapi.ts";
 
 const tags = ["Payments"];
@@ -78,17 +79,14 @@ export const payments = createApiRouter()
       tags,
       request: { query: ListPaymentsQuery },
       responses: {
-        200: { description: "Payments, newest first.", ...json(listOf(Payment, "PaymentList")) },
+        200: listResponse("Payments, newest first.", Payment, "PaymentList"),
         ...errors(400, 401, 403),
       },
     }),
     async (c) => {
       const page = await listPayments(c.var.ctx, c.req.valid("query"));
       const publicUrl = c.var.ctx.services.config.publicUrl;
-      return c.json({
-        data: page.data.map((row) => toPayment(row, publicUrl)),
-        hasMore: page.hasMore,
-      }, 200);
+      return c.json(listPage(page, (row) => toPayment(row, publicUrl)), 200);
     },
   )
   .openapi(

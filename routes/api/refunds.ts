@@ -2,8 +2,15 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { createRefund, getRefund, listRefunds, toRefund } from "../../lib/refunds/mod.ts";
 import { CreateRefundRequest, Refund } from "../../lib/refunds/schemas.ts";
-import { listOf, ListQuery } from "../../lib/schemas.ts";
-import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+import { ListQuery } from "../../lib/schemas.ts";
+import {
+  createApiRouter,
+  errors,
+  idempotencyHeader,
+  json,
+  listPage,
+  listResponse,
+} from "./openapi.ts";
 
 const tags = ["Refunds"];
 const PaymentIdParam = z.object({
@@ -54,7 +61,7 @@ export const paymentRefunds = createApiRouter()
       tags,
       request: { params: PaymentIdParam, query: ListQuery },
       responses: {
-        200: { description: "The refunds, newest first.", ...json(listOf(Refund, "RefundList")) },
+        200: listResponse("The refunds, newest first.", Refund, "RefundList"),
         ...errors(400, 401, 403, 404),
       },
     }),
@@ -64,7 +71,7 @@ export const paymentRefunds = createApiRouter()
         c.req.valid("param").paymentId,
         c.req.valid("query"),
       );
-      return c.json({ data: page.data.map(toRefund), hasMore: page.hasMore }, 200);
+      return c.json(listPage(page, toRefund), 200);
     },
   );
 

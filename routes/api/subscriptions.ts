@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { listOf } from "../../lib/schemas.ts";
 import {
   cancelSubscription,
   getSubscription,
@@ -12,7 +11,14 @@ import {
   ListSubscriptionsQuery,
   Subscription,
 } from "../../lib/subscriptions/schemas.ts";
-import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+import {
+  createApiRouter,
+  errors,
+  idempotencyHeader,
+  json,
+  listPage,
+  listResponse,
+} from "./openapi.ts";
 
 const tags = ["Subscriptions"];
 const SubscriptionIdParam = z.object({
@@ -31,16 +37,13 @@ export const subscriptions = createApiRouter()
       tags,
       request: { query: ListSubscriptionsQuery },
       responses: {
-        200: {
-          description: "Subscriptions, newest first.",
-          ...json(listOf(Subscription, "SubscriptionList")),
-        },
+        200: listResponse("Subscriptions, newest first.", Subscription, "SubscriptionList"),
         ...errors(400, 401, 403),
       },
     }),
     async (c) => {
       const page = await listSubscriptions(c.var.ctx, c.req.valid("query"));
-      return c.json({ data: page.data.map(toSubscription), hasMore: page.hasMore }, 200);
+      return c.json(listPage(page, toSubscription), 200);
     },
   )
   .openapi(

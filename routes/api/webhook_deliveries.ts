@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { listOf, ListQuery } from "../../lib/schemas.ts";
+import { ListQuery } from "../../lib/schemas.ts";
 import { listEventDeliveries, resendEvent } from "../../lib/webhooks/deliveries.ts";
 import { ResendEventRequest, ResendResult, WebhookDelivery } from "../../lib/webhooks/schemas.ts";
-import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+import { createApiRouter, errors, idempotencyHeader, json, listResponse } from "./openapi.ts";
 
 const tags = ["Webhooks"];
 const EventIdParam = z.object({
@@ -23,10 +23,7 @@ export const webhookDeliveries = createApiRouter()
       tags,
       request: { params: EventIdParam, query: ListQuery },
       responses: {
-        200: {
-          description: "Deliveries, newest first.",
-          ...json(listOf(WebhookDelivery, "WebhookDeliveryList")),
-        },
+        200: listResponse("Deliveries, newest first.", WebhookDelivery, "WebhookDeliveryList"),
         ...errors(400, 401, 403, 404),
       },
     }),

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { listOf, ListQuery } from "../../lib/schemas.ts";
+import { ListQuery } from "../../lib/schemas.ts";
 import { toWebhookDelivery } from "../../lib/webhooks/deliveries.ts";
 import {
   recoverEvents,
@@ -38,6 +38,8 @@ import {
   idempotencyHeader,
   json,
   jsonBody,
+  listPage,
+  listResponse,
 } from "./openapi.ts";
 
 const tags = ["Webhooks"];
@@ -80,16 +82,13 @@ export const webhookEndpoints = createApiRouter()
       tags,
       request: { query: ListQuery },
       responses: {
-        200: {
-          description: "Endpoints, newest first.",
-          ...json(listOf(WebhookEndpoint, "WebhookEndpointList")),
-        },
+        200: listResponse("Endpoints, newest first.", WebhookEndpoint, "WebhookEndpointList"),
         ...errors(400, 401, 403),
       },
     }),
     async (c) => {
       const page = await listWebhookEndpoints(c.var.ctx, c.req.valid("query"));
-      return c.json({ data: page.data.map(toWebhookEndpoint), hasMore: page.hasMore }, 200);
+      return c.json(listPage(page, toWebhookEndpoint), 200);
     },
   )
   .openapi(
@@ -259,19 +258,17 @@ export const webhookEndpoints = createApiRouter()
       tags,
       request: { params: EndpointIdParam, query: ListQuery },
       responses: {
-        200: {
-          description: "Records, newest first.",
-          ...json(listOf(WebhookEndpointRecord, "WebhookEndpointRecordList")),
-        },
+        200: listResponse(
+          "Records, newest first.",
+          WebhookEndpointRecord,
+          "WebhookEndpointRecordList",
+        ),
         ...errors(400, 401, 403, 404),
       },
     }),
     async (c) => {
       const endpointId = c.req.valid("param").id;
       const page = await listWebhookEndpointRecords(c.var.ctx, endpointId, c.req.valid("query"));
-      return c.json({
-        data: page.data.map((row) => toWebhookEndpointRecord(row, endpointId)),
-        hasMore: page.hasMore,
-      }, 200);
+      return c.json(listPage(page, (row) => toWebhookEndpointRecord(row, endpointId)), 200);
     },
   );
