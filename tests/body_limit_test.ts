@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectError, makeTestApp } from "./helpers.ts";
+import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
 
 /** 257 KiB: over the sandbox inbox's 256 KiB and the panel's 64 KiB, under the API's 1 MiB. */
 const OVERSIZED = "x".repeat(257 * 1024);
@@ -23,20 +23,24 @@ Deno.test("[body limit] the sandbox inbox answers an oversized body with the con
   }
 });
 
+/** Signs in with a password far over the panel's 64 KiB form limit. */
+function postOversizedSignIn(t: TestApp, accept: string): Promise<Response> {
+  return Promise.resolve(t.app.request("/panel/sign-in", {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      accept,
+      "sec-fetch-site": "same-origin",
+    },
+    body: `email=a%40b.test&password=${OVERSIZED}`,
+  }));
+}
+
 Deno.test("[body limit] a panel form over 64 KiB is 413 before anything reads it", async () => {
   const t = await makeTestApp();
   try {
-    const response = await t.app.request("/panel/sign-in", {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "application/json",
-        "sec-fetch-site": "same-origin",
-      },
-      body: `email=a%40b.test&password=${OVERSIZED}`,
-    });
     await expectError(
-      response,
+      await postOversizedSignIn(t, "application/json"),
       413,
       "invalid_request",
       "body_too_large",
@@ -50,15 +54,7 @@ Deno.test("[body limit] a panel form over 64 KiB is 413 before anything reads it
 Deno.test("[body limit] a browser's oversized panel form gets the panel's error page", async () => {
   const t = await makeTestApp();
   try {
-    const response = await t.app.request("/panel/sign-in", {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "text/html",
-        "sec-fetch-site": "same-origin",
-      },
-      body: `email=a%40b.test&password=${OVERSIZED}`,
-    });
+    const response = await postOversizedSignIn(t, "text/html");
     assert.equal(response.status, 413);
     assert.equal(response.headers.get("content-type"), "text/html; charset=UTF-8");
     const html = await response.text();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { ApiError } from "../lib/errors.ts";
-import { errorPageText, wantsPage } from "../routes/error_pages.ts";
+import { errorPageText, type ErrorReader, wantsPage } from "../routes/error_pages.ts";
 
 Deno.test("[error pages] one rule decides page or JSON for public pages, the panel and the API", async (t) => {
   const app = new Hono();
@@ -25,37 +25,40 @@ Deno.test("[error pages] one rule decides page or JSON for public pages, the pan
   }
 });
 
-Deno.test("[error pages] customers and merchants read their own titles from one table", () => {
+Deno.test("[error pages] customers and merchants read their own titles from one table", async (t) => {
   const conflict = new ApiError("payment_already_final", "The payment is SUCCEEDED.");
-  assert.deepEqual(errorPageText(conflict, "customer"), {
-    title: "This payment has already changed",
-    text: "Go back and reload the payment page to see where it stands.",
-  });
-  assert.deepEqual(errorPageText(conflict, "merchant"), {
-    title: "That didn't work",
-    text: "The payment is SUCCEEDED.",
-  });
   const tooLarge = new ApiError(
     "body_too_large",
     "This form is larger than any panel form can be.",
   );
-  assert.deepEqual(errorPageText(tooLarge, "merchant"), {
-    title: "That was too much at once",
-    text: "This form is larger than any panel form can be.",
-  });
-  assert.deepEqual(errorPageText(tooLarge, "customer"), {
-    title: "Something went wrong",
-    text: "It wasn't anything you did. Please try again in a moment.",
-  });
   const broken = new ApiError("internal_error", "Something went wrong on our side.");
-  assert.deepEqual(errorPageText(broken, "merchant"), {
-    title: "Something went wrong",
-    text:
-      "It wasn't anything you did. Try again in a moment; if it keeps happening, quote the reference below.",
-  });
   const invalid = new ApiError("parameter_invalid", "'code': must be 6 digits.");
-  assert.deepEqual(errorPageText(invalid, "customer"), {
-    title: "Check what you entered",
-    text: "'code': must be 6 digits.",
-  });
+  const cases: [ApiError, ErrorReader, string, string][] = [
+    [
+      conflict,
+      "customer",
+      "This payment has already changed",
+      "Go back and reload the payment page to see where it stands.",
+    ],
+    [conflict, "merchant", "That didn't work", "The payment is SUCCEEDED."],
+    [tooLarge, "merchant", "That was too much at once", tooLarge.message],
+    [
+      tooLarge,
+      "customer",
+      "Something went wrong",
+      "It wasn't anything you did. Please try again in a moment.",
+    ],
+    [
+      broken,
+      "merchant",
+      "Something went wrong",
+      "It wasn't anything you did. Try again in a moment; if it keeps happening, quote the reference below.",
+    ],
+    [invalid, "customer", "Check what you entered", "'code': must be 6 digits."],
+  ];
+  for (const [error, reader, title, text] of cases) {
+    await t.step(`${error.status} to a ${reader}: ${title}`, () => {
+      assert.deepEqual(errorPageText(error, reader), { title, text });
+    });
+  }
 });
