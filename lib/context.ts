@@ -14,10 +14,14 @@ import type { PaymentTransitionHook } from "./payments/hooks.ts";
 import type { HostResolver } from "./webhooks/address_policy.ts";
 
 /**
- * Runs `work` in a write transaction of the environment database and resolves with its value.
- * It may resolve before the commit (an idempotent request's write commits together with its
- * stored response), and a request writes once: what must follow the commit (waking a job) is
- * registered inside `work` with `afterCommit(trx, ...)`.
+ * The write contract of a request (`ctx.write`): runs `work` in a write transaction of the
+ * environment database and resolves with its value, possibly BEFORE the commit, and a request
+ * calls it at most once. Under an Idempotency-Key the write commits together with the stored
+ * response (lib/idempotency.ts) and a second call is refused; without one it is the store's own
+ * write. Code is written for the first case everywhere: what must follow the commit (waking a
+ * job) is registered inside `work` with `afterCommit(trx, ...)`, and a step that must be on disk
+ * before something else happens (a provider call) uses `services.store.write`, which resolves
+ * after its commit.
  */
 export type EnvironmentWrite = <T>(
   work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
