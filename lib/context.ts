@@ -27,7 +27,7 @@ export type EnvironmentWrite = <T>(
   work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
 ) => Promise<T>;
 
-/** What one environment process runs on; built once by the app factory. */
+/** What one environment process runs on; built once by `buildServices` (lib/services.ts). */
 export interface Services {
   config: Config;
   environment: Environment;
