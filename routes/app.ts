@@ -38,6 +38,7 @@ import {
   WebhookDispatcher,
 } from "../lib/webhooks/dispatcher.ts";
 import { createApi } from "./api/mod.ts";
+import { buildOpenApiDocument } from "./api/openapi_document.ts";
 import { createCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
 import { toApiError } from "./errors.ts";
@@ -180,7 +181,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     createPanel({
       services,
       authenticator,
-      openApi: async () => await (await api.request("/api/v1/openapi.json")).json(),
+      openApi: () => buildOpenApiDocument(api, services),
     }),
   );
   app.notFound((c) =>

@@ -10,9 +10,9 @@ import { newId } from "../ids.ts";
 import { type CreateOfferRequest, toOffer } from "../offers.ts";
 import { requireSandbox, toPayment } from "../payments/mod.ts";
 import {
-  createWebhookEndpoint,
+  createWebhookEndpointIn,
   toWebhookEndpoint,
-  updateWebhookEndpoint,
+  updateWebhookEndpointIn,
 } from "../webhooks/endpoints.ts";
 import { sandboxInboxUrl } from "../webhooks/sandbox_inbox.ts";
 
@@ -48,13 +48,11 @@ export async function setUpQuickstartReceiver(ctx: OrgContext): Promise<Quicksta
       created_at: ctx.services.clock.now(),
     });
     const url = sandboxInboxUrl(ctx.services.config.publicUrl, inbox.public_id);
-    // The endpoint functions write through this same transaction.
-    const joined: OrgContext = { ...ctx, db: trx, write: (work) => work(trx) };
     const [existing] = await findEndpointsWithUrl(trx, ctx.orgId, url);
     if (existing?.enabled === 1) return { inbox, url, endpoint: existing };
     const endpoint = existing
-      ? await updateWebhookEndpoint(joined, existing.public_id, { enabled: true })
-      : await createWebhookEndpoint(joined, {
+      ? await updateWebhookEndpointIn(trx, ctx, existing.public_id, { enabled: true })
+      : await createWebhookEndpointIn(trx, ctx, {
         url,
         events: ["*"],
         description: "Quick Start: the sandbox's built-in inbox",

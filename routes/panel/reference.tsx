@@ -292,13 +292,12 @@ function ReferencePage(props: { reference: Reference; server: string; environmen
 /** The API reference, rendered by this process from its own OpenAPI document. */
 export function createReferencePages(deps: PanelDeps): Hono<PanelEnv> {
   const { services } = deps;
-  let reference: Promise<Reference> | undefined;
+  let reference: Reference | undefined;
   return new Hono<PanelEnv>().get(
     "/panel/reference",
     allow(services, "reference.view"),
-    async (c) => {
-      reference ??= deps.openApi().then(buildReference);
-      const built = await reference;
+    (c) => {
+      const built = reference ??= buildReference(deps.openApi());
       return renderPanel(services, c, {
         title: "API reference",
         current: "reference",
