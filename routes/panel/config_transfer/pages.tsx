@@ -1,7 +1,15 @@
-import { describeItem } from "../../lib/config_transfer/describe.ts";
-import type { ImportPlan, ImportResult } from "../../lib/config_transfer/import.ts";
-import type { Environment } from "../../lib/config.ts";
-import { Card, CsrfField, Field, FormError, Notice, OnceValue, PageHeader } from "./ui.tsx";
+import { describeItem } from "../../../lib/config_transfer/describe.ts";
+import type { ImportPlan, ImportResult } from "../../../lib/config_transfer/import.ts";
+import type { Environment } from "../../../lib/config.ts";
+import {
+  Card,
+  CsrfField,
+  Field,
+  FormError,
+  Notice,
+  OnceValue,
+  PageHeader,
+} from "../../../components/panel/ui.tsx";
 
 export const CONFIG_TRANSFER_PATH = "/panel/developers/config-transfer";
 

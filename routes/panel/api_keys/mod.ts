@@ -1,0 +1,121 @@
+import { Hono } from "hono";
+import { h } from "preact";
+import {
+  createApiKey,
+  listApiKeysOf,
+  revokeApiKey,
+  rollApiKey,
+  toApiKeySummary,
+} from "../../../lib/api_keys.ts";
+import { ApiError } from "../../../lib/errors.ts";
+import { type PanelContext, type PanelDeps, type PanelEnv } from "../kit/context.ts";
+import {
+  attempt,
+  field,
+  type Form,
+  type FormProblem,
+  noticeOf,
+  readForm,
+  redirectWith,
+} from "../kit/forms.ts";
+import { renderPanel } from "../kit/render.tsx";
+import { ApiKeysPage, type CreatedKey } from "./pages.tsx";
+import { ROLL_DELAYS } from "./roll_delays.ts";
+
+const NOTICES = { revoked: "Key revoked. Requests with it now get 401." } as const;
+
+/** The keys page, with a new secret or a refused form when there is one. */
+async function renderKeys(
+  deps: PanelDeps,
+  c: PanelContext,
+  extra: { created?: CreatedKey; values?: Form; problem?: FormProblem },
+  status = 200,
+): Promise<Response> {
+  const { store, clock, environment, config } = deps.services;
+  const session = c.get("session");
+  const now = clock.now();
+  const keys = (await listApiKeysOf(store, session.org.id))
+    .map((row) => toApiKeySummary(row, environment, now));
+  const active = keys.filter((key) => key.status === "ACTIVE" || key.status === "EXPIRING");
+  return renderPanel(deps.services, c, {
+    title: "API keys",
+    current: "api-keys",
+    status,
+    body: h(ApiKeysPage, {
+      environment,
+      publicUrl: config.publicUrl,
+      csrf: session.csrfToken,
+      now,
+      active,
+      inactive: keys.filter((key) => !active.includes(key)),
+      notice: noticeOf(c, NOTICES),
+      created: extra.created ?? null,
+      name: extra.values ? field(extra.values, "name") : "",
+      problem: extra.problem ?? null,
+    }),
+  });
+}
+
+/** Developers -> API keys, at `/panel/developers/api-keys`: create, list, roll and revoke. */
+export function createApiKeysArea(deps: PanelDeps): Hono<PanelEnv> {
+  const { services, authenticator } = deps;
+  const { store, clock, environment } = services;
+  return new Hono<PanelEnv>()
+    .get("/", (c) => renderKeys(deps, c, {}))
+    .post("/", async (c) => {
+      const form = await readForm(c);
+      const result = await attempt(() =>
+        createApiKey(store, {
+          orgId: c.get("session").org.id,
+          name: field(form, "name"),
+          environment,
+          now: clock.now(),
+        })
+      );
+      if (!result.ok) {
+        return renderKeys(
+          deps,
+          c,
+          { values: form, problem: result.problem },
+          result.problem.status,
+        );
+      }
+      // NOTE: the secret exists only in this answer (no-store, never redirected through a URL).
+      return renderKeys(deps, c, {
+        created: { secret: result.value.secret, name: result.value.record.name },
+      }, 201);
+    })
+    .post("/:id/revoke", async (c) => {
+      await revokeApiKey(store, {
+        orgId: c.get("session").org.id,
+        keyId: c.req.param("id"),
+        now: clock.now(),
+      });
+      authenticator.invalidate();
+      return redirectWith(c, "/panel/developers/api-keys", "revoked");
+    })
+    .post("/:id/roll", async (c) => {
+      const form = await readForm(c);
+      const delay = ROLL_DELAYS.find(([value]) => value === field(form, "expiresIn"));
+      if (!delay) {
+        throw new ApiError("parameter_invalid", "Choose when the old key stops working.", {
+          param: "expiresIn",
+        });
+      }
+      const rolled = await rollApiKey(store, {
+        orgId: c.get("session").org.id,
+        keyId: c.req.param("id"),
+        expiresInMs: delay[1],
+        environment,
+        now: clock.now(),
+      });
+      authenticator.invalidate();
+      return renderKeys(deps, c, {
+        created: {
+          secret: rolled.secret,
+          name: rolled.record.name,
+          rolledFrom: { name: rolled.previous.name, expiresAt: rolled.previous.expires_at },
+        },
+      }, 201);
+    });
+}
