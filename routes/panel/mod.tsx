@@ -12,7 +12,7 @@ import { createDevelopersArea } from "./developers/mod.ts";
 import { createHomePages } from "./home.tsx";
 import { createOfferPages } from "./offers.tsx";
 import { createPaymentPages } from "./payments.tsx";
-import { createQuickstartPages } from "./quickstart.tsx";
+import { createQuickstartArea, QUICKSTART_PATH } from "./quickstart/mod.ts";
 import { createReferenceArea } from "./reference/mod.ts";
 import { createTeamPages } from "./team.tsx";
 import { createWebhookPages } from "./webhooks.tsx";
@@ -54,7 +54,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.route("/panel/developers/api-keys", createApiKeysArea(deps));
   panel.route("/", createWebhookPages(services));
   panel.route("/", createCheckoutPages(services));
-  panel.route("/", createQuickstartPages(deps));
+  panel.route(QUICKSTART_PATH, createQuickstartArea(services));
   panel.route(CONFIG_TRANSFER_PATH, createConfigTransferArea(services));
   panel.all("/panel/*", (c) => {
     throw new ApiError("route_not_found", `There is no page at ${c.req.path}.`);
