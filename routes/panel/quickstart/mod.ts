@@ -21,6 +21,11 @@ import { QuickstartElsewherePage, QuickstartPage } from "./pages.tsx";
 /** Where the area is mounted. */
 export const QUICKSTART_PATH = "/panel/developers/quickstart";
 
+/** The panel's checkout preview page, where step 5 embeds its session (and its curl says so). */
+function previewUrl(services: Services): string {
+  return `${services.config.publicUrl}${PREVIEW_PATH}`;
+}
+
 async function renderQuickstart(services: Services, c: PanelContext): Promise<Response> {
   const { config } = services;
   if (services.environment !== "sandbox") {
@@ -33,7 +38,7 @@ async function renderQuickstart(services: Services, c: PanelContext): Promise<Re
     });
   }
   const ctx = orgCtx(c);
-  const checkoutRequest = quickstartCheckoutRequest(`${config.publicUrl}${PREVIEW_PATH}`);
+  const checkoutRequest = quickstartCheckoutRequest(previewUrl(services));
   return renderPanel(services, c, {
     title: "Quick Start",
     current: "quickstart",
@@ -74,7 +79,7 @@ export function createQuickstartArea(services: Services): Hono<PanelEnv> {
         orgCtx(c),
         c.req.param("step"),
         body,
-        `${services.config.publicUrl}${PREVIEW_PATH}`,
+        previewUrl(services),
       );
       return c.json(result, result.status);
     })
