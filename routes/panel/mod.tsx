@@ -15,7 +15,8 @@ import { createPaymentPages } from "./payments.tsx";
 import { createQuickstartArea, QUICKSTART_PATH } from "./quickstart/mod.ts";
 import { createReferenceArea } from "./reference/mod.ts";
 import { createTeamPages } from "./team.tsx";
-import { createWebhookPages } from "./webhooks.tsx";
+import { createWebhooksArea } from "./webhooks/mod.ts";
+import { WEBHOOKS_HREF } from "./webhooks/href.ts";
 import { type PanelDeps, type PanelEnv } from "./kit/context.ts";
 import { renderPanelError } from "./kit/render.tsx";
 import { requireSession, verifyCsrf } from "./kit/session.ts";
@@ -52,7 +53,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   // Developers' access rule guards every page under /panel/developers, before its areas.
   panel.route("/panel/developers", createDevelopersArea(services));
   panel.route("/panel/developers/api-keys", createApiKeysArea(deps));
-  panel.route("/", createWebhookPages(services));
+  panel.route(WEBHOOKS_HREF, createWebhooksArea(services));
   panel.route("/", createCheckoutPages(services));
   panel.route(QUICKSTART_PATH, createQuickstartArea(services));
   panel.route(CONFIG_TRANSFER_PATH, createConfigTransferArea(services));
