@@ -2,19 +2,19 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors.ts";
 import { toApiError } from "../errors.ts";
-import { createAccountPages } from "./account.tsx";
+import { createAccountArea } from "./account/mod.tsx";
 import { createApiKeysArea } from "./api_keys/mod.ts";
-import { createAuthPages } from "./auth.tsx";
+import { createAuthArea } from "./auth/mod.tsx";
 import { createCheckoutPages } from "./checkout.tsx";
 import { createConfigTransferArea } from "./config_transfer/mod.ts";
 import { CONFIG_TRANSFER_PATH } from "./config_transfer/pages.tsx";
 import { createDevelopersArea } from "./developers/mod.ts";
 import { createHomePages } from "./home.tsx";
-import { createOfferPages } from "./offers.tsx";
-import { createPaymentPages } from "./payments.tsx";
+import { createOfferArea } from "./offers/mod.ts";
+import { createPaymentArea, createSubscriptionArea } from "./payments/mod.ts";
 import { createQuickstartArea, QUICKSTART_PATH } from "./quickstart/mod.ts";
 import { createReferenceArea } from "./reference/mod.ts";
-import { createTeamPages } from "./team.tsx";
+import { createTeamArea } from "./team/mod.tsx";
 import { createWebhooksArea } from "./webhooks/mod.ts";
 import { WEBHOOKS_HREF } from "./webhooks/href.ts";
 import { type PanelDeps, type PanelEnv } from "./kit/context.ts";
@@ -42,13 +42,14 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
       },
     }),
   );
-  panel.route("/", createAuthPages(services));
+  panel.route("/panel", createAuthArea(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);
-  panel.route("/", createAccountPages(services));
+  panel.route("/panel", createAccountArea(services));
   panel.route("/", createHomePages(services));
-  panel.route("/", createOfferPages(services));
-  panel.route("/", createPaymentPages(services));
-  panel.route("/", createTeamPages(services));
+  panel.route("/panel/offers", createOfferArea(services));
+  panel.route("/panel/payments", createPaymentArea(services));
+  panel.route("/panel/subscriptions", createSubscriptionArea(services));
+  panel.route("/panel/team", createTeamArea(services));
   panel.route("/panel/reference", createReferenceArea(deps));
   // Developers' access rule guards every page under /panel/developers, before its areas.
   panel.route("/panel/developers", createDevelopersArea(services));
