@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { h } from "preact";
 import { exportConfig } from "../../../lib/config_transfer/export.ts";
 import { parseConfig, serializeConfig } from "../../../lib/config_transfer/format.ts";
 import { applyImport, planImport } from "../../../lib/config_transfer/import.ts";
@@ -7,26 +6,7 @@ import type { Services } from "../../../lib/context.ts";
 import { ApiError } from "../../../lib/errors.ts";
 import { orgCtx, type PanelContext, type PanelEnv } from "../kit/context.ts";
 import { attempt, field, readForm } from "../kit/forms.ts";
-import { renderPanel } from "../kit/render.tsx";
-import { ConfigPlanPage, ConfigResultPage, ConfigTransferPage } from "./pages.tsx";
-
-function renderTransfer(
-  services: Services,
-  c: PanelContext,
-  problem: string | null,
-  status = 200,
-): Promise<Response> {
-  return renderPanel(services, c, {
-    title: "Copy configuration",
-    current: "config-transfer",
-    status,
-    body: h(ConfigTransferPage, {
-      environment: services.environment,
-      csrf: c.get("session").csrfToken,
-      problem,
-    }),
-  });
-}
+import { renderPlan, renderResult, renderTransfer } from "./render.ts";
 
 /** The uploaded file's text (the plan step) or the reviewed text (the apply step). */
 async function uploadedText(c: PanelContext): Promise<string> {
@@ -71,15 +51,7 @@ export function createConfigTransferArea(services: Services): Hono<PanelEnv> {
       if (!outcome.ok) {
         return renderTransfer(services, c, outcome.problem.message, outcome.problem.status);
       }
-      return renderPanel(services, c, {
-        title: "Review the import",
-        current: "config-transfer",
-        body: h(ConfigPlanPage, {
-          plan: outcome.value.plan,
-          text: outcome.value.text,
-          csrf: c.get("session").csrfToken,
-        }),
-      });
+      return renderPlan(services, c, outcome.value.plan, outcome.value.text);
     })
     .post("/apply", async (c) => {
       const outcome = await attempt(async () => {
@@ -89,10 +61,6 @@ export function createConfigTransferArea(services: Services): Hono<PanelEnv> {
       if (!outcome.ok) {
         return renderTransfer(services, c, outcome.problem.message, outcome.problem.status);
       }
-      return renderPanel(services, c, {
-        title: "Configuration imported",
-        current: "config-transfer",
-        body: h(ConfigResultPage, { result: outcome.value }),
-      });
+      return renderResult(services, c, outcome.value);
     });
 }

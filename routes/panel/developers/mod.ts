@@ -1,28 +1,8 @@
 import { Hono } from "hono";
-import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
-import { can } from "../../../lib/accounts/access.ts";
-import { planFor } from "../../../lib/panel/developers.ts";
-import { providerStatus } from "../../../lib/providers/status.ts";
 import { allow } from "../kit/access.ts";
-import { type PanelContext, type PanelEnv, subjectOf } from "../kit/context.ts";
-import { renderPanel } from "../kit/render.tsx";
-import { DevelopersPage, DevelopersUpgradePage } from "./pages.tsx";
-
-/** Developers in place of the page asked for, to a FREE organisation: 403, it is refused. */
-function renderUpgrade(services: Services, c: PanelContext): Promise<Response> {
-  const { org } = c.get("session");
-  return renderPanel(services, c, {
-    title: "Developers",
-    current: "developers",
-    status: 403,
-    body: h(DevelopersUpgradePage, {
-      orgName: org.name,
-      orgSlug: org.slug,
-      quickstartPlan: planFor("quickstart", services.config.quickstartAccess),
-    }),
-  });
-}
+import { type PanelEnv } from "../kit/context.ts";
+import { renderOverview, renderUpgrade } from "./render.ts";
 
 /**
  * Developers' overview at `/panel/developers`, and Developers' access rule, which guards every
@@ -33,19 +13,5 @@ export function createDevelopersArea(services: Services): Hono<PanelEnv> {
   return new Hono<PanelEnv>()
     .use("/", guard)
     .use("/*", guard)
-    .get("/", (c) =>
-      renderPanel(services, c, {
-        title: "Developers",
-        current: "developers",
-        body: h(DevelopersPage, {
-          environment: services.environment,
-          publicUrl: services.config.publicUrl,
-          quickstart: can(
-            "quickstart",
-            subjectOf(c.get("session")),
-            services.config.quickstartAccess,
-          ),
-          providerStatus: providerStatus(services),
-        }),
-      }));
+    .get("/", (c) => renderOverview(services, c));
 }
