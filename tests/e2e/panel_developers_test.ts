@@ -40,6 +40,11 @@ Deno.test("[e2e] the Quick Start's long commands stay inside the page, wide and 
       await page.setViewportSize({ width, height: 900 });
       assert.equal(await pageOverflow(page), 0, `no sideways scrolling at ${width}px`);
     }
+
+    // The session the curl describes is framed on the panel's preview page, its allowed origin.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await step(4).getByRole("link", { name: "See it embedded" }).click();
+    await page.frameLocator("iframe").getByText("Quick Start coffee").first().waitFor();
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
