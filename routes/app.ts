@@ -38,7 +38,7 @@ import {
   WebhookDispatcher,
 } from "../lib/webhooks/dispatcher.ts";
 import { createApi } from "./api/mod.ts";
-import { createCheckoutPages } from "./checkout.tsx";
+import { createEmbeddedCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
 import { toApiError } from "./errors.ts";
 import { renderError } from "./html.tsx";
@@ -171,7 +171,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const api = createApi(services, authenticator);
   app.route("/", api);
   app.route("/", createStaticRoutes());
-  app.route("/", createCheckoutPages(services));
+  app.route("/", createEmbeddedCheckoutPages(services));
   app.route("/", createPayPages(services));
   app.route("/", createSandboxInbox(services));
   app.route("/", createProviderRoutes(services));

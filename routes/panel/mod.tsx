@@ -5,10 +5,11 @@ import { toApiError } from "../errors.ts";
 import { createAccountPages } from "./account.tsx";
 import { createApiKeyPages } from "./api_keys.tsx";
 import { createAuthPages } from "./auth.tsx";
-import { createCheckoutPages } from "./checkout.tsx";
+import { createCheckoutSettingsArea } from "./checkout/mod.ts";
+import { CHECKOUT_SETTINGS_PATH } from "./checkout/paths.ts";
 import { createConfigTransferPages } from "./config_transfer.tsx";
 import { createDevelopersPages } from "./developers.tsx";
-import { createHomePages } from "./home.tsx";
+import { createHomeArea } from "./home/mod.ts";
 import { createOfferPages } from "./offers.tsx";
 import { createPaymentPages } from "./payments.tsx";
 import { createQuickstartPages } from "./quickstart.tsx";
@@ -43,7 +44,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.route("/", createAuthPages(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);
   panel.route("/", createAccountPages(services));
-  panel.route("/", createHomePages(services));
+  panel.route("/panel", createHomeArea(services));
   panel.route("/", createOfferPages(services));
   panel.route("/", createPaymentPages(services));
   panel.route("/", createTeamPages(services));
@@ -52,7 +53,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.route("/", createDevelopersPages(services));
   panel.route("/", createApiKeyPages(deps));
   panel.route("/", createWebhookPages(services));
-  panel.route("/", createCheckoutPages(services));
+  panel.route(CHECKOUT_SETTINGS_PATH, createCheckoutSettingsArea(services));
   panel.route("/", createQuickstartPages(deps));
   panel.route("/", createConfigTransferPages(services));
   panel.all("/panel/*", (c) => {

@@ -21,7 +21,7 @@ import { CreatePaymentRequest } from "../../lib/payments/schemas.ts";
 import { listEndpointDeliveries } from "../../lib/webhooks/delivery_log.ts";
 import { toWebhookEndpoint } from "../../lib/webhooks/endpoints.ts";
 import { listSandboxInboxRequests } from "../../lib/webhooks/sandbox_inbox.ts";
-import { PREVIEW_PATH } from "./checkout.tsx";
+import { PREVIEW_PATH } from "./checkout/paths.ts";
 import { allow } from "./kit/access.ts";
 import { orgCtx, type PanelDeps, type PanelEnv } from "./kit/context.ts";
 import { renderPanel } from "./kit/render.tsx";

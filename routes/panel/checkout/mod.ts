@@ -1,0 +1,110 @@
+import { Hono } from "hono";
+import { h } from "preact";
+import { embedUrl, getCheckoutSession, ownOrigin } from "../../../lib/checkout/mod.ts";
+import { createPreviewSession } from "../../../lib/checkout/preview.ts";
+import { CheckoutSettings } from "../../../lib/checkout/schemas.ts";
+import { putCheckoutSettings } from "../../../lib/checkout/settings.ts";
+import type { Services } from "../../../lib/context.ts";
+import { checkoutSettingsOverview } from "../../../lib/panel/checkout_settings.ts";
+import { parseRequest } from "../../../lib/panel/forms.ts";
+import { orgCtx, type PanelContext, type PanelEnv } from "../kit/context.ts";
+import {
+  attempt,
+  field,
+  type Form,
+  type FormProblem,
+  noticeOf,
+  readForm,
+  redirectWith,
+} from "../kit/forms.ts";
+import { renderPanel } from "../kit/render.tsx";
+import { CheckoutPreviewPage, CheckoutSettingsPage } from "./pages.tsx";
+import { CHECKOUT_SETTINGS_PATH, PREVIEW_PATH } from "./paths.ts";
+
+const NOTICES = {
+  saved: "Allowlist saved. It applies to the next page load of every session.",
+} as const;
+
+/** The allowlist as the textarea holds it: one origin per line. */
+function originsFromText(text: string): string[] {
+  return text.split(/[\r\n,]+/).map((line) => line.trim()).filter((line) => line !== "");
+}
+
+/** The settings page, with the submitted allowlist and its problem after a refused save. */
+async function renderSettings(
+  services: Services,
+  c: PanelContext,
+  submitted: { form: Form; problem: FormProblem } | null,
+): Promise<Response> {
+  const { config } = services;
+  const overview = await checkoutSettingsOverview(orgCtx(c), {
+    status: c.req.query("status"),
+    startingAfter: c.req.query("startingAfter"),
+  });
+  const sandbox = services.environment === "sandbox";
+  return renderPanel(services, c, {
+    title: "Checkout sessions",
+    current: "checkout",
+    status: submitted?.problem.status,
+    body: h(CheckoutSettingsPage, {
+      overview,
+      csrf: c.get("session").csrfToken,
+      notice: noticeOf(c, NOTICES),
+      originsText: submitted
+        ? field(submitted.form, "origins")
+        : overview.allowedOrigins.join("\n"),
+      problem: submitted?.problem ?? null,
+      sandbox,
+      ownOrigin: ownOrigin(services),
+      publicUrl: config.publicUrl,
+      sandboxPageUrl: sandbox ? null : `${config.sandboxPublicUrl}${CHECKOUT_SETTINGS_PATH}`,
+    }),
+  });
+}
+
+/**
+ * Developers -> Checkout sessions, mounted at CHECKOUT_SETTINGS_PATH: the frame-ancestors
+ * allowlist, recent sessions and a live preview.
+ */
+export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
+  const { config } = services;
+  return new Hono<PanelEnv>()
+    .get("/", (c) => renderSettings(services, c, null))
+    .post("/origins", async (c) => {
+      const form = await readForm(c);
+      const result = await attempt(() =>
+        putCheckoutSettings(
+          orgCtx(c),
+          parseRequest(CheckoutSettings, {
+            allowedOrigins: originsFromText(field(form, "origins")),
+          }),
+        )
+      );
+      if (!result.ok) return renderSettings(services, c, { form, problem: result.problem });
+      return redirectWith(c, CHECKOUT_SETTINGS_PATH, "saved");
+    })
+    .post("/preview", async (c) => {
+      const form = await readForm(c);
+      const preview = await createPreviewSession(
+        orgCtx(c),
+        field(form, "qrId"),
+        `${config.publicUrl}${PREVIEW_PATH}`,
+      );
+      return c.redirect(`${PREVIEW_PATH}?session=${preview.public_id}`, 303);
+    })
+    .get("/preview", async (c) => {
+      const session = await getCheckoutSession(orgCtx(c), c.req.query("session") ?? "");
+      return renderPanel(services, c, {
+        title: "Checkout preview",
+        current: "checkout",
+        scripts: ["embed.js"],
+        // NOTE: this page alone may frame this origin (the checkout iframe); it stays unframeable.
+        frameSelf: true,
+        body: h(CheckoutPreviewPage, {
+          session,
+          embedUrl: embedUrl(config.publicUrl, session.public_id),
+          csrf: c.get("session").csrfToken,
+        }),
+      });
+    });
+}
