@@ -1,42 +1,14 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { createOrganisation } from "../../lib/accounts/organisations.ts";
-import type { Environment } from "../../lib/config.ts";
 import { DEMO_OWNER_EMAIL } from "../../lib/demo.ts";
-import { makeTestApp, type TestApp } from "../helpers.ts";
 import { addUser } from "../panel_helpers.ts";
-import { collectErrors, launchBrowser, screenshot } from "./helpers.ts";
-
-/** A test app of `environment` served on 127.0.0.1, which is its public URL. */
-async function startPanelServer(
-  environment: Environment,
-): Promise<{ t: TestApp; origin: string; close(): Promise<void> }> {
-  const built: { app?: TestApp } = {};
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request) =>
-      built.app ? built.app.app.fetch(request) : new Response("starting", { status: 503 }),
-  );
-  const origin = `http://127.0.0.1:${server.addr.port}`;
-  const own = environment === "sandbox" ? "SANDBOX_PUBLIC_URL" : "PRODUCTION_PUBLIC_URL";
-  const t = await makeTestApp({ environment, env: { PUBLIC_URL: origin, [own]: origin } });
-  built.app = t;
-  return {
-    t,
-    origin,
-    async close() {
-      await server.shutdown();
-      await t.close();
-    },
-  };
-}
-
-async function signIn(page: Page, origin: string, email: string, password: string) {
-  await page.goto(`${origin}/panel`);
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
+import {
+  collectErrors,
+  launchBrowser,
+  screenshot,
+  signIn,
+  startCheckoutServer,
+} from "./helpers.ts";
 
 Deno.test("[e2e] the home: the demo owner's greeting and Quick Start, production's Go live list", async (s) => {
   const browser = await launchBrowser();
@@ -44,7 +16,7 @@ Deno.test("[e2e] the home: the demo owner's greeting and Quick Start, production
     await s.step(
       "sandbox: the demo owner is greeted by name and offered the Quick Start",
       async () => {
-        const server = await startPanelServer("sandbox");
+        const server = await startCheckoutServer("sandbox");
         try {
           await createOrganisation(
             server.t.accounts,
@@ -79,7 +51,7 @@ Deno.test("[e2e] the home: the demo owner's greeting and Quick Start, production
     );
 
     await s.step("production: a checklist with links, no Quick Start", async () => {
-      const server = await startPanelServer("production");
+      const server = await startCheckoutServer("production");
       try {
         const owner = await addUser(server.t, {
           email: "owner@acme.test",
