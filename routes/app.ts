@@ -36,7 +36,7 @@ import {
   webhookDeliveryJob,
   type WebhookDeliveryOptions,
   WebhookDispatcher,
-} from "../lib/webhooks/dispatcher.ts";
+} from "../lib/webhooks/delivery/dispatcher.ts";
 import { createApi } from "./api/mod.ts";
 import { createEmbeddedCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
-import { verifyWebhook } from "../lib/webhooks/verify.ts";
+import { verifyWebhook } from "../examples/verify_webhook.ts";
 import { startCheckoutServer } from "./e2e/helpers.ts";
 import { createTestOffer, expectError, makeTestApp, type TestApp } from "./helpers.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./panel_helpers.ts";

@@ -40,6 +40,7 @@ import type {
   UpdateWebhookEndpointRequest,
   WebhookEndpoint,
 } from "./schemas.ts";
+import { newDeliveryRow } from "./delivery/new_delivery.ts";
 import { generateSigningSecret } from "./signing.ts";
 import { TEST_EVENT_TYPE } from "./subscriptions.ts";
 
@@ -303,20 +304,16 @@ export function sendTestWebhook(
     });
     // Deliveries are scheduled on real time, whatever the organisation's sandbox clock says.
     const now = ctx.services.clock.now();
-    const delivery = await insertWebhookDelivery(trx, {
-      public_id: newId("webhookDelivery"),
-      org_id: ctx.orgId,
-      event_id: event.id,
-      endpoint_id: endpoint.id,
-      triggered_by: "TEST",
-      status: "PENDING",
-      attempt_count: 0,
-      in_flight: 0,
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
-    });
+    const delivery = await insertWebhookDelivery(
+      trx,
+      newDeliveryRow({
+        orgId: ctx.orgId,
+        eventId: event.id,
+        endpointId: endpoint.id,
+        trigger: "TEST",
+        now,
+      }),
+    );
     return {
       ...delivery,
       event_public_id: event.public_id,

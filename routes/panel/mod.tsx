@@ -6,7 +6,7 @@ import { createAccountPages } from "./account.tsx";
 import { createApiKeyPages } from "./api_keys.tsx";
 import { createAuthPages } from "./auth.tsx";
 import { createCheckoutSettingsArea } from "./checkout/mod.ts";
-import { CHECKOUT_SETTINGS_PATH } from "./checkout/paths.ts";
+import { CHECKOUT_SETTINGS_HREF } from "./checkout/href.ts";
 import { createConfigTransferPages } from "./config_transfer.tsx";
 import { createDevelopersPages } from "./developers.tsx";
 import { createHomeArea } from "./home/mod.ts";
@@ -15,7 +15,8 @@ import { createPaymentPages } from "./payments.tsx";
 import { createQuickstartPages } from "./quickstart.tsx";
 import { createReferencePages } from "./reference.tsx";
 import { createTeamPages } from "./team.tsx";
-import { createWebhookPages } from "./webhooks.tsx";
+import { createWebhooksArea } from "./webhooks/mod.ts";
+import { WEBHOOKS_HREF } from "./webhooks/href.ts";
 import { type PanelDeps, type PanelEnv } from "./kit/context.ts";
 import { renderPanelError } from "./kit/render.tsx";
 import { requireSession, verifyCsrf } from "./kit/session.ts";
@@ -52,8 +53,8 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   // Developers' access rule guards every page under /panel/developers, before its areas.
   panel.route("/", createDevelopersPages(services));
   panel.route("/", createApiKeyPages(deps));
-  panel.route("/", createWebhookPages(services));
-  panel.route(CHECKOUT_SETTINGS_PATH, createCheckoutSettingsArea(services));
+  panel.route(WEBHOOKS_HREF, createWebhooksArea(services));
+  panel.route(CHECKOUT_SETTINGS_HREF, createCheckoutSettingsArea(services));
   panel.route("/", createQuickstartPages(deps));
   panel.route("/", createConfigTransferPages(services));
   panel.all("/panel/*", (c) => {

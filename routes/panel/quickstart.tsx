@@ -21,7 +21,7 @@ import { CreatePaymentRequest } from "../../lib/payments/schemas.ts";
 import { listEndpointDeliveries } from "../../lib/webhooks/delivery_log.ts";
 import { toWebhookEndpoint } from "../../lib/webhooks/endpoints.ts";
 import { listSandboxInboxRequests } from "../../lib/webhooks/sandbox_inbox.ts";
-import { PREVIEW_PATH } from "./checkout/paths.ts";
+import { PREVIEW_HREF } from "./checkout/href.ts";
 import { allow } from "./kit/access.ts";
 import { orgCtx, type PanelDeps, type PanelEnv } from "./kit/context.ts";
 import { renderPanel } from "./kit/render.tsx";
@@ -95,7 +95,7 @@ export function createQuickstartPages(deps: PanelDeps): Hono<PanelEnv> {
               referenceUrl: "/panel/reference",
               webhooksUrl: "/panel/developers/webhooks",
               paymentsUrl: "/panel/payments",
-              previewUrl: PREVIEW_PATH,
+              previewUrl: PREVIEW_HREF,
               receiver,
               offerRequest: { ...QUICKSTART_OFFER },
               code: QUICKSTART_CODE,
@@ -165,7 +165,7 @@ export function createQuickstartPages(deps: PanelDeps): Hono<PanelEnv> {
         const qrId = required(body.qrId, "qrId", "the offer");
         // Embedded on the panel's own preview page: allowed for this session alone, so the
         // merchant's allowlist stays theirs.
-        const embedLink = `${config.publicUrl}${PREVIEW_PATH}`;
+        const embedLink = `${config.publicUrl}${PREVIEW_HREF}`;
         const session = await createPreviewSession(ctx, qrId, embedLink);
         return c.json({
           status: 201,

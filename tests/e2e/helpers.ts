@@ -3,7 +3,7 @@ import type { Environment } from "../../lib/config.ts";
 import { makeTestApp, type TestApp } from "../helpers.ts";
 import { DEBIAN_CHROMIUM } from "../support/setup.ts";
 
-const SCREENSHOTS = new URL("./screenshots", import.meta.url);
+const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
 
 /** Debian's Chromium (or `CHROMIUM_BIN`), headless, with a fresh profile, nothing phoning home. */
 export function launchBrowser(): Promise<Browser> {

@@ -19,7 +19,7 @@ import {
 } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { CheckoutPreviewPage, CheckoutSettingsPage } from "./pages.tsx";
-import { CHECKOUT_SETTINGS_PATH, PREVIEW_PATH } from "./paths.ts";
+import { CHECKOUT_SETTINGS_HREF, PREVIEW_HREF } from "./href.ts";
 
 const NOTICES = {
   saved: "Allowlist saved. It applies to the next page load of every session.",
@@ -57,13 +57,13 @@ async function renderSettings(
       sandbox,
       ownOrigin: ownOrigin(services),
       publicUrl: config.publicUrl,
-      sandboxPageUrl: sandbox ? null : `${config.sandboxPublicUrl}${CHECKOUT_SETTINGS_PATH}`,
+      sandboxPageUrl: sandbox ? null : `${config.sandboxPublicUrl}${CHECKOUT_SETTINGS_HREF}`,
     }),
   });
 }
 
 /**
- * Developers -> Checkout sessions, mounted at CHECKOUT_SETTINGS_PATH: the frame-ancestors
+ * Developers -> Checkout sessions, mounted at CHECKOUT_SETTINGS_HREF: the frame-ancestors
  * allowlist, recent sessions and a live preview.
  */
 export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
@@ -81,16 +81,16 @@ export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
         )
       );
       if (!result.ok) return renderSettings(services, c, { form, problem: result.problem });
-      return redirectWith(c, CHECKOUT_SETTINGS_PATH, "saved");
+      return redirectWith(c, CHECKOUT_SETTINGS_HREF, "saved");
     })
     .post("/preview", async (c) => {
       const form = await readForm(c);
       const preview = await createPreviewSession(
         orgCtx(c),
         field(form, "qrId"),
-        `${config.publicUrl}${PREVIEW_PATH}`,
+        `${config.publicUrl}${PREVIEW_HREF}`,
       );
-      return c.redirect(`${PREVIEW_PATH}?session=${preview.public_id}`, 303);
+      return c.redirect(`${PREVIEW_HREF}?session=${preview.public_id}`, 303);
     })
     .get("/preview", async (c) => {
       const session = await getCheckoutSession(orgCtx(c), c.req.query("session") ?? "");

@@ -17,7 +17,7 @@ import { formatMoney } from "../../../lib/money.ts";
 import type { CheckoutSettingsOverview } from "../../../lib/panel/checkout_settings.ts";
 import type { OfferRow } from "../../../db/schema.ts";
 import type { FormProblem } from "../kit/forms.ts";
-import { CHECKOUT_SETTINGS_PATH as BASE, PREVIEW_PATH } from "./paths.ts";
+import { CHECKOUT_SETTINGS_HREF as BASE, PREVIEW_HREF } from "./href.ts";
 import { SessionsCard } from "./sessions_card.tsx";
 
 function embedSnippet(publicUrl: string): string {
@@ -98,7 +98,7 @@ function PreviewCard(props: {
           </EmptyState>
         )
         : (
-          <form method="post" action={PREVIEW_PATH} class="form" data-once>
+          <form method="post" action={PREVIEW_HREF} class="form" data-once>
             <CsrfField token={props.csrf} />
             <p>
               Opens a real sandbox session embedded right here, with the same embed.js your page
@@ -183,7 +183,7 @@ export function CheckoutPreviewPage(props: {
         title="Checkout preview"
         back={{ href: BASE, label: "Checkout sessions" }}
         actions={
-          <form method="post" action={PREVIEW_PATH} class="inline-form" data-once>
+          <form method="post" action={PREVIEW_HREF} class="inline-form" data-once>
             <CsrfField token={props.csrf} />
             <input type="hidden" name="qrId" value={session.qr_id} />
             <button type="submit" class="button button--secondary">New preview session</button>

@@ -8,7 +8,7 @@ import {
 } from "../../../components/panel/ui.tsx";
 import type { SessionStatus } from "../../../lib/checkout/status.ts";
 import type { ListedCheckoutSession } from "../../../lib/panel/checkout_settings.ts";
-import { CHECKOUT_SETTINGS_PATH as BASE } from "./paths.ts";
+import { CHECKOUT_SETTINGS_HREF as BASE } from "./href.ts";
 
 const FILTERS: (SessionStatus | undefined)[] = [undefined, "OPEN", "COMPLETED", "EXPIRED"];
 

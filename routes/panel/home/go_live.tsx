@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { Card } from "../../../components/panel/ui.tsx";
 import { toIso } from "../../../lib/clock.ts";
 import { CHART_DAYS, type GoLiveChecklist } from "../../../lib/panel/home.ts";
+import { WEBHOOKS_HREF } from "../webhooks/href.ts";
 
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -68,7 +69,7 @@ export function GoLiveCard(props: { checklist: GoLiveChecklist }) {
           number={3}
           title="Webhook endpoint"
           done={enabledWebhookEndpoints > 0}
-          link={{ href: "/panel/developers/webhooks", label: "Webhooks" }}
+          link={{ href: WEBHOOKS_HREF, label: "Webhooks" }}
         >
           {enabledWebhookEndpoints === 0
             ? "No webhook endpoint yet: add one so your server hears when a payment succeeds."

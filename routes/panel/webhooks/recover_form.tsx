@@ -1,5 +1,5 @@
-import { CsrfField, Field, FormError } from "../../components/panel/ui.tsx";
-import { type FormProblem, problemFor, problemOfForm } from "./kit/forms.ts";
+import { CsrfField, Field, FormError } from "../../../components/panel/ui.tsx";
+import { type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
 
 /** Whether `value` is an ISO 8601 time this form may be prefilled with. */
 export function isIsoTime(value: string | undefined): value is string {

@@ -1,4 +1,4 @@
-import type { HostChecker } from "./address_policy.ts";
+import type { HostChecker } from "../address_policy.ts";
 import { postToCheckedAddress, type ReceiverAnswer } from "./pinned_request.ts";
 import { parseRetryAfter } from "./retry.ts";
 

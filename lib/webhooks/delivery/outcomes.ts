@@ -1,14 +1,14 @@
 import type { Kysely } from "kysely";
-import type { EnvironmentSchema } from "../../db/schema.ts";
+import type { EnvironmentSchema } from "../../../db/schema.ts";
 import {
   applyDeliveryUpdates,
   type DeliveryUpdate,
   insertWebhookAttempts,
-} from "../../db/webhook_deliveries.ts";
-import { findEndpointHealth, updateWebhookEndpoint } from "../../db/webhook_endpoints.ts";
-import { toIso } from "../clock.ts";
-import { disableEndpointAutomatically } from "./endpoints.ts";
-import type { ClaimedAttempt } from "./outbox.ts";
+} from "../../../db/webhook_deliveries.ts";
+import { findEndpointHealth, updateWebhookEndpoint } from "../../../db/webhook_endpoints.ts";
+import { toIso } from "../../clock.ts";
+import { disableEndpointAutomatically } from "../endpoints.ts";
+import type { ClaimedAttempt } from "./claim.ts";
 import { nextAttemptAt } from "./retry.ts";
 import type { AttemptOutcome } from "./sender.ts";
 

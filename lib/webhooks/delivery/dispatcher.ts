@@ -3,23 +3,19 @@ import {
   findEndpointsWithDueDeliveries,
   nextDeliveryDueAfter,
   releaseLeases,
-} from "../../db/webhook_deliveries.ts";
-import { listOrganisationIdsOnPlan } from "../../db/organisations.ts";
-import { readOutboxPosition } from "../../db/webhook_fanout.ts";
-import type { Services } from "../context.ts";
-import { errorFields } from "../log.ts";
-import { isStorageUnavailable } from "../storage.ts";
-import type { ScheduledJob } from "../scheduler.ts";
-import { type HostChecker, publicHostCheck, webhookTargetPolicy } from "./address_policy.ts";
-import {
-  type AttemptBudget,
-  claimDueAttempts,
-  type ClaimedAttempt,
-  fanOutEvents,
-} from "./outbox.ts";
+} from "../../../db/webhook_deliveries.ts";
+import { listOrganisationIdsOnPlan } from "../../../db/organisations.ts";
+import { readOutboxPosition } from "../../../db/webhook_fanout.ts";
+import type { Services } from "../../context.ts";
+import { errorFields } from "../../log.ts";
+import { isStorageUnavailable } from "../../storage.ts";
+import type { ScheduledJob } from "../../scheduler.ts";
+import { type HostChecker, publicHostCheck, webhookTargetPolicy } from "../address_policy.ts";
+import { type AttemptBudget, claimDueAttempts, type ClaimedAttempt } from "./claim.ts";
+import { fanOutEvents } from "./fan_out.ts";
 import { type AttemptReport, recordAttempts } from "./outcomes.ts";
 import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "./sender.ts";
-import { webhookHeaders } from "./signing.ts";
+import { webhookHeaders } from "../signing.ts";
 
 /** The scheduled job that sends due retries and recovers attempts whose process died. */
 export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
