@@ -33,7 +33,7 @@ export interface HomeOverview {
 }
 
 /** Greets the viewer by full name, or by e-mail address when they gave no name. */
-export function greetingOf(session: Pick<PanelSession, "name" | "email">): string {
+function greetingOf(session: Pick<PanelSession, "name" | "email">): string {
   return `Hello, ${session.name ?? session.email}`;
 }
 
