@@ -2,19 +2,19 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors.ts";
 import { toApiError } from "../errors.ts";
-import { createAccountPages } from "./account.tsx";
+import { createAccountArea } from "./account/mod.tsx";
 import { createApiKeyPages } from "./api_keys.tsx";
-import { createAuthPages } from "./auth.tsx";
+import { createAuthArea } from "./auth/mod.tsx";
 import { createCheckoutSettingsArea } from "./checkout/mod.ts";
 import { CHECKOUT_SETTINGS_HREF } from "./checkout/href.ts";
 import { createConfigTransferPages } from "./config_transfer.tsx";
 import { createDevelopersPages } from "./developers.tsx";
 import { createHomeArea } from "./home/mod.ts";
-import { createOfferPages } from "./offers.tsx";
-import { createPaymentPages } from "./payments.tsx";
+import { createOfferArea } from "./offers/mod.ts";
+import { createPaymentArea, createSubscriptionArea } from "./payments/mod.ts";
 import { createQuickstartPages } from "./quickstart.tsx";
 import { createReferencePages } from "./reference.tsx";
-import { createTeamPages } from "./team.tsx";
+import { createTeamArea } from "./team/mod.tsx";
 import { createWebhooksArea } from "./webhooks/mod.ts";
 import { WEBHOOKS_HREF } from "./webhooks/href.ts";
 import { type PanelDeps, type PanelEnv } from "./kit/context.ts";
@@ -42,13 +42,14 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
       },
     }),
   );
-  panel.route("/", createAuthPages(services));
+  panel.route("/panel", createAuthArea(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);
-  panel.route("/", createAccountPages(services));
+  panel.route("/panel", createAccountArea(services));
   panel.route("/panel", createHomeArea(services));
-  panel.route("/", createOfferPages(services));
-  panel.route("/", createPaymentPages(services));
-  panel.route("/", createTeamPages(services));
+  panel.route("/panel/offers", createOfferArea(services));
+  panel.route("/panel/payments", createPaymentArea(services));
+  panel.route("/panel/subscriptions", createSubscriptionArea(services));
+  panel.route("/panel/team", createTeamArea(services));
   panel.route("/", createReferencePages(deps));
   // Developers' access rule guards every page under /panel/developers, before its areas.
   panel.route("/", createDevelopersPages(services));

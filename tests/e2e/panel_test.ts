@@ -192,6 +192,7 @@ Deno.test("[e2e] the merchant panel, page by page, in Chromium", async (t) => {
       await page.getByRole("heading", { name: "Events" }).waitFor();
       await page.getByLabel("Reason (optional)").fill("Damaged in transit");
       await page.getByRole("button", { name: "Refund" }).click();
+      await page.getByRole("button", { name: /^Refund \d/ }).click();
       await page.getByText("Refund created.").waitFor();
       await page.getByRole("cell", { name: "Damaged in transit" }).waitFor();
       await screenshot(page, "panel-payment");

@@ -1,65 +1,21 @@
 import { Hono } from "hono";
 import { h } from "preact";
-import { embedUrl, getCheckoutSession, ownOrigin } from "../../../lib/checkout/mod.ts";
+import { embedUrl, getCheckoutSession } from "../../../lib/checkout/mod.ts";
 import { createPreviewSession } from "../../../lib/checkout/preview.ts";
 import { CheckoutSettings } from "../../../lib/checkout/schemas.ts";
 import { putCheckoutSettings } from "../../../lib/checkout/settings.ts";
 import type { Services } from "../../../lib/context.ts";
-import { checkoutSettingsOverview } from "../../../lib/panel/checkout_settings.ts";
 import { parseRequest } from "../../../lib/panel/forms.ts";
-import { orgCtx, type PanelContext, type PanelEnv } from "../kit/context.ts";
-import {
-  attempt,
-  field,
-  type Form,
-  type FormProblem,
-  noticeOf,
-  readForm,
-  redirectWith,
-} from "../kit/forms.ts";
+import { orgCtx, type PanelEnv } from "../kit/context.ts";
+import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
-import { CheckoutPreviewPage, CheckoutSettingsPage } from "./pages.tsx";
 import { CHECKOUT_SETTINGS_HREF, PREVIEW_HREF } from "./href.ts";
-
-const NOTICES = {
-  saved: "Allowlist saved. It applies to the next page load of every session.",
-} as const;
+import { CheckoutPreviewPage } from "./pages.tsx";
+import { renderCheckoutSettings } from "./render.ts";
 
 /** The allowlist as the textarea holds it: one origin per line. */
 function originsFromText(text: string): string[] {
   return text.split(/[\r\n,]+/).map((line) => line.trim()).filter((line) => line !== "");
-}
-
-/** The settings page, with the submitted allowlist and its problem after a refused save. */
-async function renderSettings(
-  services: Services,
-  c: PanelContext,
-  submitted: { form: Form; problem: FormProblem } | null,
-): Promise<Response> {
-  const { config } = services;
-  const overview = await checkoutSettingsOverview(orgCtx(c), {
-    status: c.req.query("status"),
-    startingAfter: c.req.query("startingAfter"),
-  });
-  const sandbox = services.environment === "sandbox";
-  return renderPanel(services, c, {
-    title: "Checkout sessions",
-    current: "checkout",
-    status: submitted?.problem.status,
-    body: h(CheckoutSettingsPage, {
-      overview,
-      csrf: c.get("session").csrfToken,
-      notice: noticeOf(c, NOTICES),
-      originsText: submitted
-        ? field(submitted.form, "origins")
-        : overview.allowedOrigins.join("\n"),
-      problem: submitted?.problem ?? null,
-      sandbox,
-      ownOrigin: ownOrigin(services),
-      publicUrl: config.publicUrl,
-      sandboxPageUrl: sandbox ? null : `${config.sandboxPublicUrl}${CHECKOUT_SETTINGS_HREF}`,
-    }),
-  });
 }
 
 /**
@@ -69,7 +25,7 @@ async function renderSettings(
 export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
   const { config } = services;
   return new Hono<PanelEnv>()
-    .get("/", (c) => renderSettings(services, c, null))
+    .get("/", (c) => renderCheckoutSettings(services, c, null))
     .post("/origins", async (c) => {
       const form = await readForm(c);
       const result = await attempt(() =>
@@ -80,7 +36,7 @@ export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
           }),
         )
       );
-      if (!result.ok) return renderSettings(services, c, { form, problem: result.problem });
+      if (!result.ok) return renderCheckoutSettings(services, c, { form, problem: result.problem });
       return redirectWith(c, CHECKOUT_SETTINGS_HREF, "saved");
     })
     .post("/preview", async (c) => {

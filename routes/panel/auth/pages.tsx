@@ -1,39 +1,13 @@
-import { Hono } from "hono";
-import { AuthPage } from "../../components/panel/AuthPage.tsx";
-import { CsrfField, Field, FormError, NewPasswordFields } from "../../components/panel/ui.tsx";
-import type { Environment } from "../../lib/config.ts";
-import type { Services } from "../../lib/context.ts";
-import { DEMO_OWNER_EMAIL } from "../../lib/demo.ts";
-import { authenticateSession, MIN_PASSWORD_LENGTH, signIn } from "../../lib/accounts/sessions.ts";
-import {
-  acceptInvitation,
-  type InvitationView,
-  joinInvitation,
-  loadInvitation,
-} from "../../lib/accounts/team.ts";
-import { sameOriginOnly } from "../middleware/same_origin.ts";
-import { renderPage } from "../html.tsx";
-import { type PanelEnv } from "./kit/context.ts";
-import {
-  attempt,
-  field,
-  type FormProblem,
-  problemFor,
-  problemOfForm,
-  readForm,
-  redirectWith,
-} from "./kit/forms.ts";
-import {
-  clientInfo,
-  requireSession,
-  safeNext,
-  sessionToken,
-  setSessionCookie,
-  verifyCsrf,
-} from "./kit/session.ts";
-import type { Context } from "hono";
+import { AuthPage } from "../../../components/panel/AuthPage.tsx";
+import { CsrfField, Field, FormError, NewPasswordFields } from "../../../components/panel/ui.tsx";
+import { MIN_PASSWORD_LENGTH } from "../../../lib/accounts/sessions.ts";
+import type { InvitationView } from "../../../lib/accounts/team.ts";
+import type { Environment } from "../../../lib/config.ts";
+import { DEMO_OWNER_EMAIL } from "../../../lib/demo.ts";
+import { type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
 
-function SignInPage(props: {
+/** The sign-in form, with what went wrong or a notice (signed out). */
+export function SignInPage(props: {
   environment: Environment;
   next: string;
   email: string;
@@ -87,7 +61,8 @@ interface Visitor {
   csrfToken: string;
 }
 
-function InvitationPage(props: {
+/** An invitation link: create an account and join, or accept as the signed-in visitor. */
+export function InvitationPage(props: {
   environment: Environment;
   token: string;
   invitation: InvitationView;
@@ -175,116 +150,4 @@ function SignedInChoice(
       </button>
     </form>
   );
-}
-
-/** Sign-in and invitation links: the pages before a session exists. */
-export function createAuthPages(services: Services): Hono<PanelEnv> {
-  const { config, accounts, clock, passwords } = services;
-  const render = (c: Context<PanelEnv>, page: preact.VNode, status = 200) =>
-    renderPage(c, page, { status });
-
-  return new Hono<PanelEnv>()
-    .get("/panel/sign-in", async (c) => {
-      const next = safeNext(c.req.query("next"));
-      const session = await authenticateSession(accounts, sessionToken(c, config), clock.now());
-      if (session) return c.redirect(next, 303);
-      const notice = c.req.query("notice") === "signed-out" ? "You are signed out." : null;
-      return render(
-        c,
-        <SignInPage
-          environment={services.environment}
-          next={next}
-          email=""
-          problem={null}
-          notice={notice}
-        />,
-      );
-    })
-    .post("/panel/sign-in", sameOriginOnly(services), async (c) => {
-      const form = await readForm(c);
-      const next = safeNext(field(form, "next"));
-      const result = await attempt(() =>
-        signIn(accounts, {
-          email: field(form, "email"),
-          password: field(form, "password"),
-          client: clientInfo(c, services.config.trustedProxies),
-          now: clock.now(),
-        }, passwords)
-      );
-      if (!result.ok) {
-        for (const [name, value] of Object.entries(result.problem.headers ?? {})) {
-          c.header(name, value);
-        }
-        return render(
-          c,
-          <SignInPage
-            environment={services.environment}
-            next={next}
-            email={field(form, "email")}
-            problem={result.problem}
-            notice={null}
-          />,
-          result.problem.status,
-        );
-      }
-      setSessionCookie(c, config, result.value);
-      return c.redirect(next, 303);
-    })
-    .get("/panel/invitations/:token", async (c) => {
-      const token = c.req.param("token");
-      const now = clock.now();
-      const invitation = await loadInvitation(accounts, token, now);
-      const session = await authenticateSession(accounts, sessionToken(c, config), now);
-      return render(
-        c,
-        <InvitationPage
-          environment={services.environment}
-          token={token}
-          invitation={invitation}
-          visitor={session && { email: session.email, csrfToken: session.csrfToken }}
-          problem={null}
-          name=""
-        />,
-      );
-    })
-    .post("/panel/invitations/:token/accept", requireSession(services), verifyCsrf, async (c) => {
-      await joinInvitation(accounts, {
-        token: c.req.param("token"),
-        session: c.get("session"),
-        now: clock.now(),
-      });
-      return redirectWith(c, "/panel", "joined");
-    })
-    .post("/panel/invitations/:token", sameOriginOnly(services), async (c) => {
-      const token = c.req.param("token");
-      const form = await readForm(c);
-      const now = clock.now();
-      const result = await attempt(() =>
-        acceptInvitation(accounts, {
-          token,
-          name: field(form, "name"),
-          password: field(form, "password"),
-          confirm: field(form, "confirm"),
-          client: clientInfo(c, services.config.trustedProxies),
-          now,
-        }, passwords)
-      );
-      if (!result.ok) {
-        const invitation = await loadInvitation(accounts, token, now);
-        return render(
-          c,
-          <InvitationPage
-            environment={services.environment}
-            token={token}
-            invitation={invitation}
-            visitor={null}
-            problem={result.problem}
-            name={field(form, "name")}
-          />,
-          result.problem.status,
-        );
-      }
-      setSessionCookie(c, config, result.value);
-      return redirectWith(c, "/panel", "joined");
-    });
 }
