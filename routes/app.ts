@@ -39,7 +39,7 @@ import {
 } from "../lib/webhooks/delivery/dispatcher.ts";
 import { createApi } from "./api/mod.ts";
 import { buildOpenApiDocument } from "./api/openapi_document.ts";
-import { createCheckoutPages } from "./checkout.tsx";
+import { createEmbeddedCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
 import { toApiError } from "./errors.ts";
 import { renderError } from "./html.tsx";
@@ -172,7 +172,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const api = createApi(services, authenticator);
   app.route("/", api);
   app.route("/", createStaticRoutes());
-  app.route("/", createCheckoutPages(services));
+  app.route("/", createEmbeddedCheckoutPages(services));
   app.route("/", createPayPages(services));
   app.route("/", createSandboxInbox(services));
   app.route("/", createProviderRoutes(services));

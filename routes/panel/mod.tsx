@@ -3,17 +3,19 @@ import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors.ts";
 import { toApiError } from "../errors.ts";
 import { createAccountArea } from "./account/mod.tsx";
+import { API_KEYS_HREF } from "./api_keys/href.ts";
 import { createApiKeysArea } from "./api_keys/mod.ts";
 import { createAuthArea } from "./auth/mod.tsx";
-import { createCheckoutPages } from "./checkout.tsx";
+import { createCheckoutSettingsArea } from "./checkout/mod.ts";
+import { CHECKOUT_SETTINGS_HREF } from "./checkout/href.ts";
 import { createConfigTransferArea } from "./config_transfer/mod.ts";
-import { CONFIG_TRANSFER_PATH } from "./config_transfer/pages.tsx";
+import { CONFIG_TRANSFER_HREF } from "./config_transfer/href.ts";
 import { createDevelopersArea } from "./developers/mod.ts";
-import { createHomePages } from "./home.tsx";
+import { createHomeArea } from "./home/mod.ts";
 import { createOfferArea } from "./offers/mod.ts";
 import { createPaymentArea, createSubscriptionArea } from "./payments/mod.ts";
 import { createQuickstartArea } from "./quickstart/mod.ts";
-import { QUICKSTART_PATH } from "./quickstart/render.ts";
+import { QUICKSTART_HREF } from "./quickstart/href.ts";
 import { createReferenceArea } from "./reference/mod.ts";
 import { createTeamArea } from "./team/mod.tsx";
 import { createWebhooksArea } from "./webhooks/mod.ts";
@@ -46,7 +48,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.route("/panel", createAuthArea(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);
   panel.route("/panel", createAccountArea(services));
-  panel.route("/", createHomePages(services));
+  panel.route("/panel", createHomeArea(services));
   panel.route("/panel/offers", createOfferArea(services));
   panel.route("/panel/payments", createPaymentArea(services));
   panel.route("/panel/subscriptions", createSubscriptionArea(services));
@@ -54,11 +56,11 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.route("/panel/reference", createReferenceArea(deps));
   // Developers' access rule guards every page under /panel/developers, before its areas.
   panel.route("/panel/developers", createDevelopersArea(services));
-  panel.route("/panel/developers/api-keys", createApiKeysArea(deps));
+  panel.route(API_KEYS_HREF, createApiKeysArea(deps));
   panel.route(WEBHOOKS_HREF, createWebhooksArea(services));
-  panel.route("/", createCheckoutPages(services));
-  panel.route(QUICKSTART_PATH, createQuickstartArea(services));
-  panel.route(CONFIG_TRANSFER_PATH, createConfigTransferArea(services));
+  panel.route(CHECKOUT_SETTINGS_HREF, createCheckoutSettingsArea(services));
+  panel.route(QUICKSTART_HREF, createQuickstartArea(services));
+  panel.route(CONFIG_TRANSFER_HREF, createConfigTransferArea(services));
   panel.all("/panel/*", (c) => {
     throw new ApiError("route_not_found", `There is no page at ${c.req.path}.`);
   });

@@ -3,10 +3,11 @@ import { createApiKey, revokeApiKey, rollApiKey } from "../../../lib/api_keys.ts
 import { ApiError } from "../../../lib/errors.ts";
 import { type PanelDeps, type PanelEnv } from "../kit/context.ts";
 import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
+import { API_KEYS_HREF } from "./href.ts";
 import { renderKeys } from "./render.ts";
 import { ROLL_DELAYS } from "./roll_delays.ts";
 
-/** Developers -> API keys, at `/panel/developers/api-keys`: create, list, roll and revoke. */
+/** Developers -> API keys, at API_KEYS_HREF: create, list, roll and revoke. */
 export function createApiKeysArea(deps: PanelDeps): Hono<PanelEnv> {
   const { services, authenticator } = deps;
   const { store, clock, environment } = services;
@@ -42,7 +43,7 @@ export function createApiKeysArea(deps: PanelDeps): Hono<PanelEnv> {
         now: clock.now(),
       });
       authenticator.invalidate();
-      return redirectWith(c, "/panel/developers/api-keys", "revoked");
+      return redirectWith(c, API_KEYS_HREF, "revoked");
     })
     .post("/:id/roll", async (c) => {
       const form = await readForm(c);

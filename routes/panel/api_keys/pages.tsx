@@ -16,6 +16,7 @@ import type { ApiKeySummary } from "../../../lib/api_keys.ts";
 import type { Environment } from "../../../lib/config.ts";
 import { curlCommand } from "../../../lib/panel/curl.ts";
 import { type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
+import { API_KEYS_HREF } from "./href.ts";
 import { ROLL_DELAYS } from "./roll_delays.ts";
 
 const STATUS_LABEL: Record<ApiKeySummary["status"], string> = {
@@ -52,7 +53,7 @@ function KeyRow(props: { apiKey: ApiKeySummary; csrf: string }) {
         {usable && (
           <div class="actions actions--end">
             <ConfirmAction
-              action={`/panel/developers/api-keys/${key.id}/roll`}
+              action={`${API_KEYS_HREF}/${key.id}/roll`}
               csrf={props.csrf}
               label="Roll"
               confirmLabel="Roll key"
@@ -73,7 +74,7 @@ function KeyRow(props: { apiKey: ApiKeySummary; csrf: string }) {
               one.
             </ConfirmAction>
             <ConfirmAction
-              action={`/panel/developers/api-keys/${key.id}/revoke`}
+              action={`${API_KEYS_HREF}/${key.id}/revoke`}
               csrf={props.csrf}
               label="Revoke"
               confirmLabel="Revoke key"
@@ -180,7 +181,7 @@ export function ApiKeysPage(props: {
           : <KeysTable rows={props.active} caption="Active keys" csrf={props.csrf} />}
       </Card>
       <Card title="Create a key" id="create">
-        <form method="post" action="/panel/developers/api-keys" class="form form--inline" data-once>
+        <form method="post" action={API_KEYS_HREF} class="form form--inline" data-once>
           <CsrfField token={props.csrf} />
           <FormError message={problemOfForm(problem, ["name"])} />
           <Field

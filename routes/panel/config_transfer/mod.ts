@@ -23,7 +23,7 @@ function importOptions(c: PanelContext) {
 }
 
 /**
- * Developers -> Copy configuration, at CONFIG_TRANSFER_PATH: download, upload, review the plan,
+ * Developers -> Copy configuration, at CONFIG_TRANSFER_HREF: download, upload, review the plan,
  * confirm.
  */
 export function createConfigTransferArea(services: Services): Hono<PanelEnv> {

@@ -7,7 +7,7 @@ import { orgCtx, type PanelEnv } from "../kit/context.ts";
 import { previewUrl, renderQuickstart } from "./render.ts";
 
 /**
- * The interactive Quick Start (sandbox), at QUICKSTART_PATH: its page, one action per step, and
+ * The interactive Quick Start (sandbox), at QUICKSTART_HREF: its page, one action per step, and
  * the feed of deliveries to the sandbox inbox the last step watches.
  */
 export function createQuickstartArea(services: Services): Hono<PanelEnv> {

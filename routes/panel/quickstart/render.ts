@@ -7,17 +7,15 @@ import {
   quickstartSamples,
 } from "../../../lib/panel/quickstart.ts";
 import { quickstartCheckoutRequest } from "../../../lib/panel/quickstart_steps.ts";
-import { PREVIEW_PATH } from "../checkout.tsx";
+import { PREVIEW_HREF } from "../checkout/href.ts";
 import { orgCtx, type PanelContext } from "../kit/context.ts";
 import { renderPanel } from "../kit/render.tsx";
+import { QUICKSTART_HREF } from "./href.ts";
 import { QuickstartElsewherePage, QuickstartPage } from "./pages.tsx";
-
-/** Where the area is mounted. */
-export const QUICKSTART_PATH = "/panel/developers/quickstart";
 
 /** The panel's checkout preview page, where step 5 embeds its session (and its curl says so). */
 export function previewUrl(services: Services): string {
-  return `${services.config.publicUrl}${PREVIEW_PATH}`;
+  return `${services.config.publicUrl}${PREVIEW_HREF}`;
 }
 
 /** The Quick Start, or in production where to find it. */
@@ -28,7 +26,7 @@ export async function renderQuickstart(services: Services, c: PanelContext): Pro
       title: "Quick Start",
       current: "quickstart",
       body: h(QuickstartElsewherePage, {
-        sandboxUrl: `${config.sandboxPublicUrl}${QUICKSTART_PATH}`,
+        sandboxUrl: `${config.sandboxPublicUrl}${QUICKSTART_HREF}`,
       }),
     });
   }
@@ -41,12 +39,12 @@ export async function renderQuickstart(services: Services, c: PanelContext): Pro
       orgName: c.get("session").org.name,
       quickStart: {
         baseUrl: config.publicUrl,
-        runUrl: `${QUICKSTART_PATH}/run`,
-        watchUrl: `${QUICKSTART_PATH}/watch`,
+        runUrl: `${QUICKSTART_HREF}/run`,
+        watchUrl: `${QUICKSTART_HREF}/watch`,
         referenceUrl: "/panel/reference",
         webhooksUrl: "/panel/developers/webhooks",
         paymentsUrl: "/panel/payments",
-        previewUrl: PREVIEW_PATH,
+        previewUrl: PREVIEW_HREF,
         receiver: await findQuickstartReceiver(ctx),
         offerRequest: { ...QUICKSTART_OFFER },
         checkoutRequest,
