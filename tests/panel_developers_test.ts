@@ -595,6 +595,8 @@ Deno.test("[panel quick start] step 5's curl is the request it runs, embedded on
     assert.equal((await run("checkout", { qrId })).status, 201, "runs again");
     const settings = await (await t.request("GET", "/api/v1/checkout-settings")).json();
     assert.deepEqual(settings.allowedOrigins, ["https://shop.example", origin]);
+    const exported = await (await agent.get("/panel/developers/config-transfer/export")).json();
+    assert.deepEqual(exported.checkout, { allowedOrigins: ["https://shop.example"] }, "own origin");
 
     // The curl as shown, run against the API, is answered as the step was.
     const copied = await t.request("POST", checkout.body.request.path, checkout.body.request.body);
