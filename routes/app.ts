@@ -8,7 +8,8 @@ import { TokenBucketLimiter } from "../lib/rate_limit.ts";
 import { buildServices, type ServiceDeps } from "../lib/services.ts";
 import type { WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
 import { createApi } from "./api/mod.ts";
-import { createCheckoutPages } from "./checkout.tsx";
+import { buildOpenApiDocument } from "./api/openapi_document.ts";
+import { createEmbeddedCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
 import { toApiError } from "./errors.ts";
 import { renderError } from "./html.tsx";
@@ -79,7 +80,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const api = createApi(services, authenticator);
   app.route("/", api);
   app.route("/", createStaticRoutes());
-  app.route("/", createCheckoutPages(services));
+  app.route("/", createEmbeddedCheckoutPages(services));
   app.route("/", createPayPages(services));
   app.route("/", createSandboxInbox(services));
   app.route("/", createProviderRoutes(services));
@@ -88,7 +89,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     createPanel({
       services,
       authenticator,
-      openApi: async () => await (await api.request("/api/v1/openapi.json")).json(),
+      openApi: () => buildOpenApiDocument(api, services),
     }),
   );
   app.notFound((c) =>

@@ -12,7 +12,7 @@ import { createApp, type PaysteadApp } from "../../routes/app.ts";
 import { addUser, PASSWORD } from "../panel_helpers.ts";
 import { verifyWebhook } from "../../examples/verify_webhook.ts";
 import { startReceiver } from "../webhook_receiver.ts";
-import { collectErrors, launchBrowser, screenshot as fullScreenshot } from "./helpers.ts";
+import { collectErrors, launchBrowser, screenshot as fullScreenshot, signIn } from "./helpers.ts";
 
 const DAY = 86_400_000;
 
@@ -137,13 +137,6 @@ function overflowing(page: Page): Promise<string[]> {
       .filter((element) => element.getBoundingClientRect().right > width + 0.5)
       .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
   });
-}
-
-async function signIn(page: Page, origin: string, email: string, password: string) {
-  await page.goto(`${origin}/panel`);
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
 }
 
 Deno.test("[e2e] the merchant panel, page by page, in Chromium", async (t) => {

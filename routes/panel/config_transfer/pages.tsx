@@ -1,9 +1,16 @@
-import { describeItem } from "../../lib/config_transfer/describe.ts";
-import type { ImportPlan, ImportResult } from "../../lib/config_transfer/import.ts";
-import type { Environment } from "../../lib/config.ts";
-import { Card, CsrfField, Field, FormError, Notice, OnceValue, PageHeader } from "./ui.tsx";
-
-export const CONFIG_TRANSFER_PATH = "/panel/developers/config-transfer";
+import { describeItem } from "../../../lib/config_transfer/describe.ts";
+import type { ImportPlan, ImportResult } from "../../../lib/config_transfer/import.ts";
+import type { Environment } from "../../../lib/config.ts";
+import { CONFIG_TRANSFER_HREF } from "./href.ts";
+import {
+  Card,
+  CsrfField,
+  Field,
+  FormError,
+  Notice,
+  OnceValue,
+  PageHeader,
+} from "../../../components/panel/ui.tsx";
 
 const OTHER: Record<Environment, Environment> = { sandbox: "production", production: "sandbox" };
 
@@ -27,14 +34,14 @@ export function ConfigTransferPage(props: {
             allowed to embed checkout. API keys are never in it. Keep it private: it names your
             endpoints.
           </p>
-          <a class="button button--secondary" href={`${CONFIG_TRANSFER_PATH}/export`} download>
+          <a class="button button--secondary" href={`${CONFIG_TRANSFER_HREF}/export`} download>
             Download configuration
           </a>
         </Card>
         <Card title={`Import a file from ${other}`}>
           <form
             method="post"
-            action={`${CONFIG_TRANSFER_PATH}/plan`}
+            action={`${CONFIG_TRANSFER_HREF}/plan`}
             enctype="multipart/form-data"
             class="form"
           >
@@ -72,7 +79,7 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
         )}
         <p class="muted">{plan.unchanged} already match.</p>
         {plan.items.length > 0 && (
-          <form method="post" action={`${CONFIG_TRANSFER_PATH}/apply`} class="form" data-once>
+          <form method="post" action={`${CONFIG_TRANSFER_HREF}/apply`} class="form" data-once>
             <CsrfField token={props.csrf} />
             <input type="hidden" name="config" value={props.text} />
             <button type="submit" class="button button--primary">
@@ -81,7 +88,7 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
           </form>
         )}
         <p>
-          <a href={CONFIG_TRANSFER_PATH}>Back</a>
+          <a href={CONFIG_TRANSFER_HREF}>Back</a>
         </p>
       </Card>
     </>
@@ -137,7 +144,7 @@ export function ConfigResultPage(props: { result: ImportResult }) {
         </Card>
       )}
       <p>
-        <a href={CONFIG_TRANSFER_PATH}>Back to Copy configuration</a>
+        <a href={CONFIG_TRANSFER_HREF}>Back to Copy configuration</a>
       </p>
     </>
   );
