@@ -16,6 +16,7 @@ import {
   createApiRouter,
   errors,
   idempotencyHeader,
+  idParam,
   json,
   jsonBody,
   listPage,
@@ -23,9 +24,7 @@ import {
 } from "./openapi.ts";
 
 const tags = ["Offers"];
-const QrIdParam = z.object({
-  qrId: z.string().max(100).meta({ example: "qr_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const QrIdParam = idParam("qrId", "qr_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/qr`: offers. */
 export const offers = createApiRouter()

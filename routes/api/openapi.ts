@@ -61,6 +61,11 @@ export function listPage<T, R>(page: Page<T>, toResource: (item: T) => R): Page<
   return { data: page.data.map((item) => toResource(item)), hasMore: page.hasMore };
 }
 
+/** The path parameter `name`: a resource's id, like `example`. */
+export function idParam<N extends string>(name: N, example: string) {
+  return z.object({ [name]: z.string().max(100).meta({ example }) } as { [K in N]: z.ZodString });
+}
+
 /** The `Idempotency-Key` header every POST accepts. */
 export const idempotencyHeader = z.object({
   "idempotency-key": z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/).optional().meta({

@@ -1,5 +1,4 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { z } from "zod";
 import {
   cancelPayment,
   completePayment,
@@ -20,6 +19,7 @@ import {
   emptyBody,
   errors,
   idempotencyHeader,
+  idParam,
   json,
   jsonBody,
   listPage,
@@ -27,9 +27,7 @@ import {
 } from "./openapi.ts";
 
 const tags = ["Payments"];
-const PaymentIdParam = z.object({
-  paymentId: z.string().max(100).meta({ example: "pay_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const PaymentIdParam = idParam("paymentId", "pay_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 function createPaymentRoute(path: string, operationId: string, summary: string) {
   return createRoute({

@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
 import { createRefund, getRefund, listRefunds, toRefund } from "../../lib/refunds/mod.ts";
 import { CreateRefundRequest, Refund } from "../../lib/refunds/schemas.ts";
 import { ListQuery } from "../../lib/schemas.ts";
@@ -7,15 +6,14 @@ import {
   createApiRouter,
   errors,
   idempotencyHeader,
+  idParam,
   json,
   listPage,
   listResponse,
 } from "./openapi.ts";
 
 const tags = ["Refunds"];
-const PaymentIdParam = z.object({
-  paymentId: z.string().max(100).meta({ example: "pay_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const PaymentIdParam = idParam("paymentId", "pay_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/payments/{paymentId}/refunds`: refunding a payment and its refunds. */
 export const paymentRefunds = createApiRouter()
@@ -86,9 +84,7 @@ export const refunds = createApiRouter()
       description: "One refund with its status and failure code.",
       tags,
       request: {
-        params: z.object({
-          refundId: z.string().max(100).meta({ example: "re_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-        }),
+        params: idParam("refundId", "re_4f9TqYcW2mJx8bN3kL6pR1sV"),
       },
       responses: { 200: { description: "The refund.", ...json(Refund) }, ...errors(401, 403, 404) },
     }),

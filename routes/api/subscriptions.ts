@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
 import {
   cancelSubscription,
   getSubscription,
@@ -15,15 +14,14 @@ import {
   createApiRouter,
   errors,
   idempotencyHeader,
+  idParam,
   json,
   listPage,
   listResponse,
 } from "./openapi.ts";
 
 const tags = ["Subscriptions"];
-const SubscriptionIdParam = z.object({
-  subscriptionId: z.string().max(100).meta({ example: "sub_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const SubscriptionIdParam = idParam("subscriptionId", "sub_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/subscriptions`: subscriptions started by payments for recurring offers. */
 export const subscriptions = createApiRouter()

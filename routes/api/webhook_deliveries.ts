@@ -1,14 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
 import { ListQuery } from "../../lib/schemas.ts";
 import { listEventDeliveries, resendEvent } from "../../lib/webhooks/deliveries.ts";
 import { ResendEventRequest, ResendResult, WebhookDelivery } from "../../lib/webhooks/schemas.ts";
-import { createApiRouter, errors, idempotencyHeader, json, listResponse } from "./openapi.ts";
+import {
+  createApiRouter,
+  errors,
+  idempotencyHeader,
+  idParam,
+  json,
+  listResponse,
+} from "./openapi.ts";
 
 const tags = ["Webhooks"];
-const EventIdParam = z.object({
-  id: z.string().max(100).meta({ example: "evt_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const EventIdParam = idParam("id", "evt_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/events/{id}/deliveries` and `/resend`: an event's webhook deliveries. */
 export const webhookDeliveries = createApiRouter()

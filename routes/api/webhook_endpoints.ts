@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
 import { ListQuery } from "../../lib/schemas.ts";
 import { toWebhookDelivery } from "../../lib/webhooks/deliveries.ts";
 import {
@@ -36,6 +35,7 @@ import {
   emptyBody,
   errors,
   idempotencyHeader,
+  idParam,
   json,
   jsonBody,
   listPage,
@@ -43,9 +43,7 @@ import {
 } from "./openapi.ts";
 
 const tags = ["Webhooks"];
-const EndpointIdParam = z.object({
-  id: z.string().max(100).meta({ example: "we_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const EndpointIdParam = idParam("id", "we_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/webhook-endpoints`: where events are delivered, and their signing secrets. */
 export const webhookEndpoints = createApiRouter()
