@@ -7,7 +7,7 @@ import {
   productionApiKey,
   startBareServer,
   startPaystead,
-} from "../tests/processes.ts";
+} from "../tests/support/processes.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);

@@ -2,7 +2,7 @@
  * Profiles one production process under wrk with V8's sampling profiler and prints where the
  * CPU went, by package and by function: `deno run -A bench/profile.ts [create|get|healthz]`.
  */
-import { freePort, productionApiKey, waitForUrl } from "../tests/processes.ts";
+import { freePort, productionApiKey, waitForUrl } from "../tests/support/processes.ts";
 import { runWrk } from "./wrk.ts";
 
 interface ProfileNode {

@@ -1,6 +1,6 @@
-import { type ChildServer, demoApiKey, startPaystead } from "../tests/processes.ts";
+import { type ChildServer, demoApiKey, startPaystead } from "../tests/support/processes.ts";
 import type { BenchRow } from "./api.ts";
-import { startSqld } from "../tests/sqld.ts";
+import { startSqld } from "../tests/support/sqld.ts";
 
 const SECONDS = Number(Deno.env.get("SOAK_SECONDS") ?? 15);
 const CLIENTS = 16;

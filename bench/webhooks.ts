@@ -17,7 +17,7 @@ import { loadConfig } from "../lib/config.ts";
 import { recordEvent } from "../lib/events.ts";
 import { newId } from "../lib/ids.ts";
 import { closeDatabases, openDatabases } from "../server.ts";
-import { type ChildServer, freePort, startPaystead } from "../tests/processes.ts";
+import { type ChildServer, freePort, startPaystead } from "../tests/support/processes.ts";
 
 /** What the benchmark measured; times in milliseconds. */
 export interface WebhooksBenchResult {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { updateApiKeyValidity } from "../db/api_keys.ts";
 import { setOrganisationPlan } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
-import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
-import { pageText, signedInApp } from "./panel_helpers.ts";
+import { expectError, makeTestApp, type TestApp } from "./support/helpers.ts";
+import { pageText, signedInApp } from "./support/panel_helpers.ts";
 
 const HOUR = 3_600_000;
 /** The authenticator trusts a verified key this long (lib/api_keys.ts). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestOffer, expectError, makeTestApp } from "./helpers.ts";
+import { createTestOffer, expectError, makeTestApp } from "./support/helpers.ts";
 
 Deno.test("[api] every response carries a Request-Id", async () => {
   const app = await makeTestApp();

@@ -8,7 +8,7 @@ import {
   expectError,
   makeTestApp,
   type TestApp,
-} from "./helpers.ts";
+} from "./support/helpers.ts";
 
 function get(t: TestApp, authorization?: string) {
   return t.app.request("/api/v1/qr", { headers: authorization ? { authorization } : {} });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { createTestOffer, createTestPayment, makeTestApp } from "./helpers.ts";
-import { addUser, pageText, PanelAgent, signedInApp } from "./panel_helpers.ts";
-import { runCli } from "./processes.ts";
+import { createTestOffer, createTestPayment, makeTestApp } from "./support/helpers.ts";
+import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
+import { runCli } from "./support/processes.ts";
 
 const HOUR_MS = 3_600_000;
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
+import { expectError, makeTestApp, type TestApp } from "./support/helpers.ts";
 
 /** 257 KiB: over the sandbox inbox's 256 KiB and the panel's 64 KiB, under the API's 1 MiB. */
 const OVERSIZED = "x".repeat(257 * 1024);

@@ -6,8 +6,18 @@ import type { AuthorizationAnswer } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { createApp } from "../routes/app.ts";
 import { silentLogger } from "../lib/log.ts";
-import { allowOrigins, createTestSession, pathOf, SHOP_ORIGIN } from "./checkout_helpers.ts";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  allowOrigins,
+  createTestSession,
+  pathOf,
+  SHOP_ORIGIN,
+} from "./support/checkout_helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
 
 /** What a browser on the page itself sends with the island's code submission. */
 const SAME_ORIGIN = {

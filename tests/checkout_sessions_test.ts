@@ -2,8 +2,13 @@ import assert from "node:assert/strict";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
-import { allowOrigins, createTestSession, eventsOf, SHOP_ORIGIN } from "./checkout_helpers.ts";
-import { createTestOffer, makeTestApp } from "./helpers.ts";
+import {
+  allowOrigins,
+  createTestSession,
+  eventsOf,
+  SHOP_ORIGIN,
+} from "./support/checkout_helpers.ts";
+import { createTestOffer, makeTestApp } from "./support/helpers.ts";
 
 async function setUp(options: Parameters<typeof makeTestApp>[0] = {}) {
   const t = await makeTestApp(options);

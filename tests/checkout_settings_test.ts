@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeTestApp } from "./helpers.ts";
+import { makeTestApp } from "./support/helpers.ts";
 
 Deno.test("[checkout] settings start with no allowed origins", async () => {
   const t = await makeTestApp();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { allowOrigins, createTestSession, pathOf } from "./checkout_helpers.ts";
-import { createTestOffer, makeTestApp } from "./helpers.ts";
+import { allowOrigins, createTestSession, pathOf } from "./support/checkout_helpers.ts";
+import { createTestOffer, makeTestApp } from "./support/helpers.ts";
 
 Deno.test("[static] files are served with their type, an ETag and short caching", async (s) => {
   const t = await makeTestApp();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { demoApiKey, freePort, runCli, startPaystead } from "./processes.ts";
+import { demoApiKey, freePort, runCli, startPaystead } from "./support/processes.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { openStore } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { hashApiKey } from "../lib/api_keys.ts";
-import { runCli } from "./processes.ts";
+import { runCli } from "./support/processes.ts";
 
 Deno.test("[cli] a bad setting stops the command with one line naming it", async () => {
   const result = await runCli(["migrate"], { PORT: "abc" });

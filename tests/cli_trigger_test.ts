@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { trigger, TRIGGERABLE_EVENTS } from "../lib/cli/trigger.ts";
-import { makeTestApp } from "./helpers.ts";
+import { makeTestApp } from "./support/helpers.ts";
 
 Deno.test("[cli] trigger makes each event it knows happen through the API", async (t) => {
   const app = await makeTestApp();

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { allowOrigins, createTestSession, pathOf } from "./checkout_helpers.ts";
+import { allowOrigins, createTestSession, pathOf } from "./support/checkout_helpers.ts";
 import {
   createTestOffer,
   createTestPayment,
   expectError,
   makeTestApp,
   type TestApp,
-} from "./helpers.ts";
+} from "./support/helpers.ts";
 
 /** 5 KiB of padding: over the 4 KiB a code form may have, far under the API's 1 MiB. */
 const PADDING = "x".repeat(5 * 1024);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { freePort, waitForUrl } from "./processes.ts";
+import { freePort, waitForUrl } from "./support/processes.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const ENVIRONMENTS = ["sandbox", "production"] as const;

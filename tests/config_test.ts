@@ -8,7 +8,7 @@ import { providerFromConfig } from "../lib/providers/from_config.ts";
 import { PayuProvider } from "../lib/providers/payu/provider.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { createApp } from "../routes/app.ts";
-import { PAYU_TEST_ENV, runCli } from "./processes.ts";
+import { PAYU_TEST_ENV, runCli } from "./support/processes.ts";
 
 Deno.test("[config] defaults describe a local sandbox", () => {
   const config = loadConfig({});

@@ -8,11 +8,11 @@ import { parseConfig, serializeConfig } from "../lib/config_transfer/format.ts";
 import { applyImport, planImport } from "../lib/config_transfer/import.ts";
 import { orgContext } from "../lib/context.ts";
 import type { ApiError } from "../lib/errors.ts";
-import { makeTestApp } from "./helpers.ts";
+import { makeTestApp } from "./support/helpers.ts";
 import { createApp } from "../routes/app.ts";
 import { silentLogger } from "../lib/log.ts";
 import { closeDatabases, openDatabases } from "../server.ts";
-import { runCli } from "./processes.ts";
+import { runCli } from "./support/processes.ts";
 
 /** Production runs only with a real provider: PayU's public sandbox POS (never called here). */
 const PAYU = {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { listensPubliclyWithoutProxy } from "../lib/exposure.ts";
-import { startPaysteadWithFileLimit, waitForUrl } from "./processes.ts";
+import { startPaysteadWithFileLimit, waitForUrl } from "./support/processes.ts";
 
 const FILE_LIMIT = 64;
 /** Far more connections than the process has descriptors for. */

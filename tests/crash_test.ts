@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { demoApiKey, startPaystead } from "./processes.ts";
+import { demoApiKey, startPaystead } from "./support/processes.ts";
 
 Deno.test({
   name: "[crash] no acknowledged payment is lost when the server is killed with SIGKILL",

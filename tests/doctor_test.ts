@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { freePort, runCli, startPaystead } from "./processes.ts";
+import { freePort, runCli, startPaystead } from "./support/processes.ts";
 
 Deno.test("[doctor] prints one line per problem with its fix and exits 1", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-doctor-" });

@@ -10,7 +10,7 @@ import {
   expectError,
   makeTestApp,
   type TestApp,
-} from "./helpers.ts";
+} from "./support/helpers.ts";
 
 /** A client reading a stream message by message. */
 class StreamReader {

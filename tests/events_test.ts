@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Event } from "../lib/events.ts";
-import { createTestOffer, createTestPayment, expectError, makeTestApp } from "./helpers.ts";
+import { createTestOffer, createTestPayment, expectError, makeTestApp } from "./support/helpers.ts";
 
 Deno.test("[events] list newest first, filter by type, get by id", async () => {
   const app = await makeTestApp();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCli, startPaystead } from "./processes.ts";
+import { runCli, startPaystead } from "./support/processes.ts";
 
 async function mode(path: string): Promise<string> {
   return ((await Deno.stat(path)).mode! & 0o777).toString(8);

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
 
 /** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {

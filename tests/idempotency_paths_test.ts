@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestOffer, createTestPayment, expectError, makeTestApp } from "./helpers.ts";
+import { createTestOffer, createTestPayment, expectError, makeTestApp } from "./support/helpers.ts";
 
 Deno.test("[idempotency] the same key and body sent to another path is 409 and runs nothing", async () => {
   const t = await makeTestApp();

@@ -10,8 +10,8 @@ import {
   expectError,
   makeTestApp,
   type TestApp,
-} from "./helpers.ts";
-import { type FailingStore, failingStore } from "./failing_store.ts";
+} from "./support/helpers.ts";
+import { type FailingStore, failingStore } from "./support/failing_store.ts";
 
 function post(app: TestApp, path: string, body: unknown, key: string) {
   return app.request("POST", path, body, { "idempotency-key": key });

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
-import { makeTestApp, type TestApp } from "./helpers.ts";
-import { addUser, countingPasswords, pageText, PanelAgent, PASSWORD } from "./panel_helpers.ts";
+import { makeTestApp, type TestApp } from "./support/helpers.ts";
+import {
+  addUser,
+  countingPasswords,
+  pageText,
+  PanelAgent,
+  PASSWORD,
+} from "./support/panel_helpers.ts";
 
 async function setUp() {
   const passwords = countingPasswords();

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { otherOrganisation } from "./billing_helpers.ts";
-import { SHOP_ORIGIN } from "./checkout_helpers.ts";
-import { expectError, makeTestApp, type TestApp } from "./helpers.ts";
-import { pageText, signedInApp } from "./panel_helpers.ts";
-import { startReceiver } from "./webhook_receiver.ts";
+import { otherOrganisation } from "./support/billing_helpers.ts";
+import { SHOP_ORIGIN } from "./support/checkout_helpers.ts";
+import { expectError, makeTestApp, type TestApp } from "./support/helpers.ts";
+import { pageText, signedInApp } from "./support/panel_helpers.ts";
+import { startReceiver } from "./support/webhook_receiver.ts";
 
 type Request = TestApp["request"];
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig } from "../lib/config.ts";
 import { hasMetricsToken } from "../routes/ops.ts";
-import { makeTestApp } from "./helpers.ts";
-import { freePort, startPaystead } from "./processes.ts";
+import { makeTestApp } from "./support/helpers.ts";
+import { freePort, startPaystead } from "./support/processes.ts";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { type ChildServer, startPaystead } from "./processes.ts";
-import { startSqld } from "./sqld.ts";
-import { startReceiver } from "./webhook_receiver.ts";
+import { type ChildServer, startPaystead } from "./support/processes.ts";
+import { startSqld } from "./support/sqld.ts";
+import { startReceiver } from "./support/webhook_receiver.ts";
 
 async function waitFor<T>(
   what: string,

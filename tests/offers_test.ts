@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import QRCode from "qrcode";
 import { Offer } from "../lib/offers.ts";
-import { createTestOffer, expectError, makeTestApp } from "./helpers.ts";
+import { createTestOffer, expectError, makeTestApp } from "./support/helpers.ts";
 
 Deno.test("[offers] create returns the offer with defaults", async () => {
   const app = await makeTestApp();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeTestApp } from "./helpers.ts";
+import { makeTestApp } from "./support/helpers.ts";
 
 // Pinned: the document is checked against what these versions generate and report.
 const OPENAPI_TYPESCRIPT = "npm:openapi-typescript@7.13.0";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createTestOffer, expectError, makeTestApp } from "./helpers.ts";
-import { demoApiKey, startPaystead } from "./processes.ts";
+import { createTestOffer, expectError, makeTestApp } from "./support/helpers.ts";
+import { demoApiKey, startPaystead } from "./support/processes.ts";
 
 Deno.test("[ops] an API key over its rate gets 429 with Retry-After", async () => {
   const app = await makeTestApp({ env: { RATE_LIMIT_PER_SECOND: "3" } });

@@ -7,9 +7,9 @@ import {
 } from "../lib/checkout/pages.ts";
 import { findPublicCheckoutSession } from "../lib/checkout/mod.ts";
 import { findPublicPayment } from "../lib/payments/mod.ts";
-import { allowOrigins, createTestSession } from "./checkout_helpers.ts";
-import { createTestOffer, createTestPayment, makeTestApp } from "./helpers.ts";
-import { createTestEndpoint, startReceiver } from "./webhook_receiver.ts";
+import { allowOrigins, createTestSession } from "./support/checkout_helpers.ts";
+import { createTestOffer, createTestPayment, makeTestApp } from "./support/helpers.ts";
+import { createTestEndpoint, startReceiver } from "./support/webhook_receiver.ts";
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
 
 async function eventsOf(t: TestApp, paymentId: string): Promise<string[]> {
   const rows = await t.store.db.selectFrom("events").select("type")

@@ -8,8 +8,13 @@ import {
   type QuickstartAccess,
 } from "../lib/accounts/access.ts";
 import { type Plan, PLANS, type Role, ROLES } from "../lib/plans.ts";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
-import { addUser, pageText, PanelAgent } from "./panel_helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
+import { addUser, pageText, PanelAgent } from "./support/panel_helpers.ts";
 
 /**
  * What each role may do on each plan, written out by hand (plans FREE, BASIC, PRO, ENTERPRISE):

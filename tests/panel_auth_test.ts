@@ -10,9 +10,9 @@ import { silentLogger } from "../lib/log.ts";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../lib/accounts/sessions.ts";
 import { ACCOUNT_POLICY, ADDRESS_POLICY } from "../lib/accounts/throttle.ts";
 import { createApp } from "../routes/app.ts";
-import { makeTestApp } from "./helpers.ts";
-import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./panel_helpers.ts";
-import { PAYU_TEST_ENV } from "./processes.ts";
+import { makeTestApp } from "./support/helpers.ts";
+import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./support/panel_helpers.ts";
+import { PAYU_TEST_ENV } from "./support/processes.ts";
 
 const MINUTE = 60_000;
 

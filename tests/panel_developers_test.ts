@@ -3,10 +3,10 @@ import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { verifyWebhook } from "../examples/verify_webhook.ts";
 import { curlCommand } from "../lib/panel/curl.ts";
-import { startCheckoutServer } from "./e2e/helpers.ts";
-import { createTestOffer, expectError, makeTestApp, type TestApp } from "./helpers.ts";
-import { addUser, pageText, PanelAgent, signedInApp } from "./panel_helpers.ts";
-import { startReceiver } from "./webhook_receiver.ts";
+import { startCheckoutServer } from "./support/browser.ts";
+import { createTestOffer, expectError, makeTestApp, type TestApp } from "./support/helpers.ts";
+import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
+import { startReceiver } from "./support/webhook_receiver.ts";
 
 const HOUR = 3_600_000;
 

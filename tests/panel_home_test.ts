@@ -3,9 +3,9 @@ import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { listApiKeysOf, revokeApiKey } from "../lib/api_keys.ts";
 import { DEMO_OWNER_EMAIL } from "../lib/demo.ts";
 import type { HostResolver } from "../lib/webhooks/address_policy.ts";
-import { makeTestApp } from "./helpers.ts";
-import { PAYU_TEST_ENV } from "./processes.ts";
-import { addUser, pageText, PanelAgent, signedInApp } from "./panel_helpers.ts";
+import { makeTestApp } from "./support/helpers.ts";
+import { PAYU_TEST_ENV } from "./support/processes.ts";
+import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
 
 /** The home page's heading and the line beneath it. */
 async function headerOf(agent: PanelAgent): Promise<{ heading: string; description: string }> {

@@ -6,8 +6,8 @@ import { paymentOverview } from "../lib/panel/insights.ts";
 import { buildReference } from "../lib/panel/reference.ts";
 import { orgContextOnClock } from "../lib/sandbox_clock.ts";
 import { ApiError } from "../lib/errors.ts";
-import { createTestOffer, createTestPayment, type TestApp } from "./helpers.ts";
-import { addUser, pageText, PanelAgent, signedInApp } from "./panel_helpers.ts";
+import { createTestOffer, createTestPayment, type TestApp } from "./support/helpers.ts";
+import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
 
 const DAY = 86_400_000;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createTestOffer, createTestPayment, type TestApp } from "./helpers.ts";
-import { addUser, pageText, PanelAgent, signedInApp } from "./panel_helpers.ts";
+import { createTestOffer, createTestPayment, type TestApp } from "./support/helpers.ts";
+import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
 
 async function paid(t: TestApp, fields: Record<string, unknown>, code = "777123") {
   const offer = await createTestOffer(t, fields);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { INVITATION_TTL_MS } from "../lib/accounts/team.ts";
-import type { TestApp } from "./helpers.ts";
-import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./panel_helpers.ts";
+import type { TestApp } from "./support/helpers.ts";
+import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./support/panel_helpers.ts";
 
 /** Creates an invitation through the team page and returns the link's path (shown once). */
 async function invite(agent: PanelAgent, email: string, role: string): Promise<string> {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { randomBytes, scryptSync } from "node:crypto";
 import { createUser } from "../lib/accounts/organisations.ts";
 import { hashPassword, scryptPasswords, verifyPassword } from "../lib/passwords.ts";
-import { makeTestApp } from "./helpers.ts";
-import { PanelAgent } from "./panel_helpers.ts";
+import { makeTestApp } from "./support/helpers.ts";
+import { PanelAgent } from "./support/panel_helpers.ts";
 
 /** A hash as the earlier version made them: scrypt at N=2^14. */
 function oldHash(password: string): string {

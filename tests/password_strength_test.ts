@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { guessablePasswordProblem } from "../lib/password_strength.ts";
 import { generatePassword } from "../lib/passwords.ts";
-import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./panel_helpers.ts";
-import { makeTestApp } from "./helpers.ts";
+import { addUser, pageText, PanelAgent, PASSWORD, signedInApp } from "./support/panel_helpers.ts";
+import { makeTestApp } from "./support/helpers.ts";
 
 const GUESSABLE = ["password1234", "123456789012", "qwertyuiop12", "passwordpassword"];
 const PERSON = { email: "ada@acme.test", name: "Ada Lovelace" };

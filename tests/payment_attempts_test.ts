@@ -3,8 +3,8 @@ import { findDueCheckoutSessions } from "../db/checkout_sessions.ts";
 import { insertAttempt, listAttemptsOfPayment } from "../db/payment_attempts.ts";
 import { findExpiredPendingPayments, findPaymentByPublicId } from "../db/payments.ts";
 import { openAttempt } from "../lib/payments/attempts.ts";
-import { allowOrigins, createTestSession } from "./checkout_helpers.ts";
-import { createTestOffer, createTestPayment, makeTestApp } from "./helpers.ts";
+import { allowOrigins, createTestSession } from "./support/checkout_helpers.ts";
+import { createTestOffer, createTestPayment, makeTestApp } from "./support/helpers.ts";
 
 const MINUTE = 60_000;
 

@@ -7,7 +7,7 @@ import {
   expectError,
   makeTestApp,
   type TestApp,
-} from "./helpers.ts";
+} from "./support/helpers.ts";
 
 async function events(app: TestApp): Promise<Event[]> {
   const response = await app.request("GET", "/api/v1/events?limit=100");

@@ -11,8 +11,13 @@ import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { silentLogger } from "../lib/log.ts";
 import { createApp } from "../routes/app.ts";
 import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
-import { pageText, signedInApp } from "./panel_helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
+import { pageText, signedInApp } from "./support/panel_helpers.ts";
 
 /** What a browser on the hosted page sends with the island's code submission. */
 const SAME_ORIGIN = {

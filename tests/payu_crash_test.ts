@@ -6,7 +6,7 @@ import {
   PAYU_TEST_ENV,
   productionApiKey,
   startPaystead,
-} from "./processes.ts";
+} from "./support/processes.ts";
 
 async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined) {
   const deadline = Date.now() + 30_000;

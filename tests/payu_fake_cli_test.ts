@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { runCli } from "./processes.ts";
-import { startFakePayuProcess } from "./payu_fake_process.ts";
+import { runCli } from "./support/processes.ts";
+import { startFakePayuProcess } from "./support/payu_fake_process.ts";
 
 Deno.test("[fake payu cli] prints the PAYU_* variables and serves PayU's paths until SIGTERM", async () => {
   const fake = await startFakePayuProcess([

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { startFakePayu } from "../lib/providers/payu/fake/mod.ts";
 import { parseDuration } from "../lib/providers/payu/fake/switches.ts";
 import { verifyNotificationSignature } from "../lib/providers/payu/signature.ts";
-import { api, fakeWithReceiver, orderRequest, tokenOf, waitFor } from "./payu_fake_helpers.ts";
+import {
+  api,
+  fakeWithReceiver,
+  orderRequest,
+  tokenOf,
+  waitFor,
+} from "./support/payu_fake_helpers.ts";
 
 function statuses(received: { body: string }[]): string[] {
   return received.map((n) => JSON.parse(n.body).order.status);

@@ -8,7 +8,7 @@ import {
   orderRequest,
   tokenOf,
   waitFor,
-} from "./payu_fake_helpers.ts";
+} from "./support/payu_fake_helpers.ts";
 
 const JSON_TYPE = "application/json;charset=UTF-8";
 const ORDER_ID = /^[A-Z0-9]{10}\d{6}GUEST000P01$/;

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
 import {
   eventsOf,
   getJson,
@@ -7,7 +12,7 @@ import {
   paidPayment,
   RecordingProvider,
   secondProcess,
-} from "./billing_helpers.ts";
+} from "./support/billing_helpers.ts";
 
 const START = "2026-11-21T10:00:00.000Z";
 const REFUND_ID = /^re_[0-9A-Za-z]{24}$/;

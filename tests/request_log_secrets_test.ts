@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DEMO_OWNER_EMAIL } from "../lib/demo.ts";
 import { csrfTokenOf } from "../lib/accounts/sessions.ts";
 import { loggedPath } from "../routes/middleware/request_log.ts";
-import { type ChildServer, startPaystead } from "./processes.ts";
+import { type ChildServer, startPaystead } from "./support/processes.ts";
 
 /** A browser stand-in over real HTTP: keeps the session cookie, posts forms with CSRF. */
 class HttpAgent {

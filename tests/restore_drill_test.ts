@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { demoApiKey, runCli, startPaystead } from "./processes.ts";
+import { demoApiKey, runCli, startPaystead } from "./support/processes.ts";
 
 /** Every id a list endpoint returns, following pages. */
 async function allIds(url: string, key: string, idField: string): Promise<string[]> {

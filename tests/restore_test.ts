@@ -4,8 +4,8 @@ import { openFile } from "../db/inspect.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { loadConfig } from "../lib/config.ts";
 import { restoreDatabase } from "../lib/ops/restore.ts";
-import { createTestOffer, makeTestApp } from "./helpers.ts";
-import { runCli, startPaystead } from "./processes.ts";
+import { createTestOffer, makeTestApp } from "./support/helpers.ts";
+import { runCli, startPaystead } from "./support/processes.ts";
 
 async function digest(path: string): Promise<string> {
   const bytes = await Deno.readFile(path);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { webhookLogRetentionJob } from "../lib/ops/retention.ts";
-import { makeTestApp, type TestApp } from "./helpers.ts";
+import { makeTestApp, type TestApp } from "./support/helpers.ts";
 
 const DAY_MS = 86_400_000;
 let serial = 0;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { demoApiKey, startPaystead } from "./processes.ts";
+import { demoApiKey, startPaystead } from "./support/processes.ts";
 
 Deno.test({
   name: "[server] first start creates and prints the demo organisation; a restart does not",

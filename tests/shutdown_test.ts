@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { demoApiKey, startPaystead } from "./processes.ts";
+import { demoApiKey, startPaystead } from "./support/processes.ts";
 
 Deno.test({
   name: "[shutdown] SIGTERM turns new requests away, finishes the one in flight, exits 0",

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { LocalSqliteConnection } from "../db/local_sqlite.ts";
 import { DEMO_OWNER_EMAIL } from "../lib/demo.ts";
-import { makeTestApp, type TestApp } from "./helpers.ts";
-import { addUser, countingPasswords, PanelAgent, PASSWORD } from "./panel_helpers.ts";
-import { startPaystead } from "./processes.ts";
+import { makeTestApp, type TestApp } from "./support/helpers.ts";
+import { addUser, countingPasswords, PanelAgent, PASSWORD } from "./support/panel_helpers.ts";
+import { startPaystead } from "./support/processes.ts";
 
 /** Resolves once `locked()` says the account is locked, polling the database (no timing). */
 async function untilLocked(locked: () => Promise<boolean>): Promise<void> {

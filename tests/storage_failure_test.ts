@@ -3,9 +3,9 @@ import { GroupCommitWriter, type WriteBatch } from "../db/group_commit.ts";
 import type { ExecuteResult } from "../db/libsql_dialect.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { StorageHealth, StorageUnavailableError } from "../db/storage_health.ts";
-import { diskFull, type FailingStore, failingStore } from "./failing_store.ts";
-import { createTestOffer, expectError, makeTestApp } from "./helpers.ts";
-import { demoApiKey, runCli, startPaystead } from "./processes.ts";
+import { diskFull, type FailingStore, failingStore } from "./support/failing_store.ts";
+import { createTestOffer, expectError, makeTestApp } from "./support/helpers.ts";
+import { demoApiKey, runCli, startPaystead } from "./support/processes.ts";
 
 const noRows = (): Promise<ExecuteResult> => Promise.resolve({ rows: [], rowsAffected: 0 });
 

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import type { RecurringChargeRequest } from "../lib/providers/mod.ts";
 import { period, periodStart } from "../lib/subscriptions/periods.ts";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
 import {
   eventsOf,
   getJson,
@@ -10,7 +15,7 @@ import {
   RecordingProvider,
   secondProcess,
   spawnSecondProcess,
-} from "./billing_helpers.ts";
+} from "./support/billing_helpers.ts";
 
 const START = "2026-11-21T10:00:00.000Z";
 const DAY_MS = 86_400_000;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import { getJson, paidPayment } from "./billing_helpers.ts";
-import { allowOrigins, createTestSession } from "./checkout_helpers.ts";
-import { createTestOffer, makeTestApp, type TestApp } from "./helpers.ts";
+import { getJson, paidPayment } from "./support/billing_helpers.ts";
+import { allowOrigins, createTestSession } from "./support/checkout_helpers.ts";
+import { createTestOffer, makeTestApp, type TestApp } from "./support/helpers.ts";
 
 /** Every event oldest first, as `type id version` of the object it is about. */
 async function versionsIn(t: TestApp, idField: string, id: string): Promise<string[]> {

@@ -3,14 +3,19 @@ import { WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
 import { type AttemptBudget, claimDueAttempts } from "../lib/webhooks/delivery/claim.ts";
 import { fanOutEvents } from "../lib/webhooks/delivery/fan_out.ts";
 import { recordAttempts } from "../lib/webhooks/delivery/outcomes.ts";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
 import {
   advanceAndRun,
   createTestEndpoint,
   deliveriesOf,
   startReceiver,
   type TestReceiver,
-} from "./webhook_receiver.ts";
+} from "./support/webhook_receiver.ts";
 
 const LEASE_MS = 10_000;
 const NO_JITTER = { random: () => 0.5 };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { demoApiKey, startPaystead } from "./processes.ts";
+import { demoApiKey, startPaystead } from "./support/processes.ts";
 
 const EVENTS = 300;
 const RETRIES = {

@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { verifyWebhook } from "../examples/verify_webhook.ts";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
 import {
   advanceAndRun,
   createTestEndpoint,
   deliveriesOf,
   startReceiver,
-} from "./webhook_receiver.ts";
+} from "./support/webhook_receiver.ts";
 
 /** Retry jitter pinned to its middle, so scheduled times are exact. */
 const NO_JITTER = { random: () => 0.5 };

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import type { HostResolver } from "../lib/webhooks/address_policy.ts";
-import { createTestOffer, createTestPayment, makeTestApp } from "./helpers.ts";
-import { createTestEndpoint, deliveriesOf, eventsOfType } from "./webhook_receiver.ts";
+import { createTestOffer, createTestPayment, makeTestApp } from "./support/helpers.ts";
+import { createTestEndpoint, deliveriesOf, eventsOfType } from "./support/webhook_receiver.ts";
 
 const ID = /^we_[0-9A-Za-z]{24}$/;
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { setOrganisationPlan } from "../lib/accounts/organisations.ts";
 import type { Plan } from "../lib/plans.ts";
-import { createTestOffer, makeTestApp, type TestApp } from "./helpers.ts";
-import { pageText, signedInApp } from "./panel_helpers.ts";
+import { createTestOffer, makeTestApp, type TestApp } from "./support/helpers.ts";
+import { pageText, signedInApp } from "./support/panel_helpers.ts";
 import {
   advanceAndRun,
   createTestEndpoint,
   deliveriesOf,
   eventsOfType,
   startReceiver,
-} from "./webhook_receiver.ts";
+} from "./support/webhook_receiver.ts";
 
 function setPlan(t: TestApp, plan: Plan): Promise<unknown> {
   return setOrganisationPlan(t.accounts, "acme", plan, t.clock.now());

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { PanelAgent, signedInApp } from "./panel_helpers.ts";
-import { createTestEndpoint, startReceiver } from "./webhook_receiver.ts";
+import { PanelAgent, signedInApp } from "./support/panel_helpers.ts";
+import { createTestEndpoint, startReceiver } from "./support/webhook_receiver.ts";
 
 const JSON_ACCEPT = { accept: "application/json" };
 

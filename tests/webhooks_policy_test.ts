@@ -10,7 +10,7 @@ import { nextAttemptAt, parseRetryAfter } from "../lib/webhooks/delivery/retry.t
 import { sign, webhookHeaders } from "../lib/webhooks/signing.ts";
 import { isSubscriptionPattern, subscribes } from "../lib/webhooks/subscriptions.ts";
 import { verifyWebhook, WebhookVerificationError } from "../examples/verify_webhook.ts";
-import { startReceiver } from "./webhook_receiver.ts";
+import { startReceiver } from "./support/webhook_receiver.ts";
 
 Deno.test("[webhooks] only public unicast addresses count as public", () => {
   const notPublic = [

@@ -1,15 +1,20 @@
 import assert from "node:assert/strict";
 import { webhookDeliveryJob, WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
 import { fanOutEvents } from "../lib/webhooks/delivery/fan_out.ts";
-import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
+import {
+  createTestOffer,
+  createTestPayment,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
 import {
   advanceAndRun,
   createTestEndpoint,
   deliveriesOf,
   eventsOfType,
   startReceiver,
-} from "./webhook_receiver.ts";
-import type { SecondProcessCommand } from "./webhooks_second_process.ts";
+} from "./support/webhook_receiver.ts";
+import type { SecondProcessCommand } from "./support/webhooks_second_process.ts";
 
 const NOW = "2026-11-21T10:00:00.000Z";
 
@@ -399,7 +404,7 @@ function ask(worker: Worker, request: SecondProcessCommand): Promise<void> {
 Deno.test("[webhooks] two processes over one database never make the same attempt twice", async () => {
   const receiver = startReceiver(() => new Response("down", { status: 503 }));
   const t = await makeTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: "0,1s" } });
-  const worker = new Worker(new URL("./webhooks_second_process.ts", import.meta.url), {
+  const worker = new Worker(new URL("./support/webhooks_second_process.ts", import.meta.url), {
     type: "module",
   });
   try {

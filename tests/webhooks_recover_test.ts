@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
-import { paidPayment } from "./billing_helpers.ts";
-import { createOtherOrganisation, expectError, makeTestApp, type TestApp } from "./helpers.ts";
-import { pageText, signedInApp } from "./panel_helpers.ts";
+import { paidPayment } from "./support/billing_helpers.ts";
+import {
+  createOtherOrganisation,
+  expectError,
+  makeTestApp,
+  type TestApp,
+} from "./support/helpers.ts";
+import { pageText, signedInApp } from "./support/panel_helpers.ts";
 
 async function createEndpoint(t: TestApp, events: string[]): Promise<{ id: string }> {
   const response = await t.request("POST", "/api/v1/webhook-endpoints", {

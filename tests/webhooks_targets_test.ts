@@ -5,13 +5,13 @@ import {
   isLoopbackHost,
   webhookTargetPolicy,
 } from "../lib/webhooks/address_policy.ts";
-import { createTestOffer, createTestPayment, expectError, makeTestApp } from "./helpers.ts";
+import { createTestOffer, createTestPayment, expectError, makeTestApp } from "./support/helpers.ts";
 import {
   createTestEndpoint,
   deliveriesOf,
   eventsOfType,
   startReceiver,
-} from "./webhook_receiver.ts";
+} from "./support/webhook_receiver.ts";
 
 /** A sandbox served at `publicUrl`, as an operator would configure it. */
 function sandboxEnv(publicUrl: string, allowPrivate?: string): Record<string, string> {

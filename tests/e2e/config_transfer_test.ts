@@ -9,8 +9,8 @@ import { ManualClock } from "../../lib/clock.ts";
 import { type Environment, loadConfig } from "../../lib/config.ts";
 import { silentLogger } from "../../lib/log.ts";
 import { createApp, type PaysteadApp } from "../../routes/app.ts";
-import { addUser } from "../panel_helpers.ts";
-import { collectErrors, launchBrowser, screenshot } from "./helpers.ts";
+import { addUser } from "../support/panel_helpers.ts";
+import { collectErrors, launchBrowser, screenshot } from "../support/browser.ts";
 
 /** One environment of a shared data folder, served on 127.0.0.1. */
 interface Served {

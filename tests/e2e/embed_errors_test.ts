@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { createTestOffer } from "../helpers.ts";
-import { collectErrors, launchBrowser, startCheckoutServer } from "./helpers.ts";
+import { createTestOffer } from "../support/helpers.ts";
+import { collectErrors, launchBrowser, startCheckoutServer } from "../support/browser.ts";
 
 const READY_TIMEOUT_MS = 3000;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { createTestOffer } from "../helpers.ts";
+import { createTestOffer } from "../support/helpers.ts";
 import {
   collectErrors,
   launchBrowser,
@@ -8,7 +8,7 @@ import {
   startCheckoutServer,
   startMerchantSite,
   waitForCallback,
-} from "./helpers.ts";
+} from "../support/browser.ts";
 
 /** A page of another origin that posts a forged CHECKOUT_COMPLETED to its parent. */
 function startForger(): { origin: string; close(): Promise<void> } {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { SANDBOX_TIMEOUT_MS } from "../../lib/providers/sandbox.ts";
-import { createTestOffer } from "../helpers.ts";
+import { createTestOffer } from "../support/helpers.ts";
 import {
   type CheckoutServer,
   collectErrors,
@@ -13,7 +13,7 @@ import {
   startMerchantSite,
   waitForCallback,
   waitForResized,
-} from "./helpers.ts";
+} from "../support/browser.ts";
 
 interface World {
   browser: Browser;

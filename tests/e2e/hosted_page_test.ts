@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { SANDBOX_TIMEOUT_MS } from "../../lib/providers/sandbox.ts";
-import { createTestOffer, createTestPayment } from "../helpers.ts";
+import { createTestOffer, createTestPayment } from "../support/helpers.ts";
 import {
   collectErrors,
   launchBrowser,
   screenshot,
   startCheckoutServer,
   startMerchantSite,
-} from "./helpers.ts";
+} from "../support/browser.ts";
 
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 860 };

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { addUser } from "../panel_helpers.ts";
-import { collectErrors, launchBrowser, screenshot, startCheckoutServer } from "./helpers.ts";
+import { addUser } from "../support/panel_helpers.ts";
+import {
+  collectErrors,
+  launchBrowser,
+  screenshot,
+  startCheckoutServer,
+} from "../support/browser.ts";
 
 const LONG_EMAIL = "very.long.first.name.lastname@subdomain.example-company.com";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { setOrganisationPlan } from "../../lib/accounts/organisations.ts";
-import { addUser } from "../panel_helpers.ts";
-import { collectErrors, launchBrowser, startCheckoutServer } from "./helpers.ts";
+import { addUser } from "../support/panel_helpers.ts";
+import { collectErrors, launchBrowser, startCheckoutServer } from "../support/browser.ts";
 
 async function signIn(page: Page, origin: string, email: string, password: string) {
   await page.goto(`${origin}/panel`);

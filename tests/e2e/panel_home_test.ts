@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { createOrganisation } from "../../lib/accounts/organisations.ts";
 import { DEMO_OWNER_EMAIL } from "../../lib/demo.ts";
-import { addUser } from "../panel_helpers.ts";
+import { addUser } from "../support/panel_helpers.ts";
 import {
   collectErrors,
   launchBrowser,
   screenshot,
   signIn,
   startCheckoutServer,
-} from "./helpers.ts";
+} from "../support/browser.ts";
 
 Deno.test("[e2e] the home: the demo owner's greeting and Quick Start, production's Go live list", async (s) => {
   const browser = await launchBrowser();

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { createTestOffer, createTestPayment, type TestApp } from "../helpers.ts";
-import { addUser } from "../panel_helpers.ts";
-import { collectErrors, launchBrowser, startCheckoutServer } from "./helpers.ts";
+import { createTestOffer, createTestPayment, type TestApp } from "../support/helpers.ts";
+import { addUser } from "../support/panel_helpers.ts";
+import { collectErrors, launchBrowser, startCheckoutServer } from "../support/browser.ts";
 
 const CONFIRMATION = "Refund 12.50 PLN to the customer? This cannot be undone.";
 

@@ -9,10 +9,15 @@ import { loadConfig } from "../../lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "../../lib/demo.ts";
 import { silentLogger } from "../../lib/log.ts";
 import { createApp, type PaysteadApp } from "../../routes/app.ts";
-import { addUser, PASSWORD } from "../panel_helpers.ts";
+import { addUser, PASSWORD } from "../support/panel_helpers.ts";
 import { verifyWebhook } from "../../examples/verify_webhook.ts";
-import { startReceiver } from "../webhook_receiver.ts";
-import { collectErrors, launchBrowser, screenshot as fullScreenshot, signIn } from "./helpers.ts";
+import { startReceiver } from "../support/webhook_receiver.ts";
+import {
+  collectErrors,
+  launchBrowser,
+  screenshot as fullScreenshot,
+  signIn,
+} from "../support/browser.ts";
 
 const DAY = 86_400_000;
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { addUser } from "../panel_helpers.ts";
-import { createTestEndpoint, startReceiver } from "../webhook_receiver.ts";
-import { collectErrors, launchBrowser, startCheckoutServer } from "./helpers.ts";
+import { addUser } from "../support/panel_helpers.ts";
+import { createTestEndpoint, startReceiver } from "../support/webhook_receiver.ts";
+import { collectErrors, launchBrowser, startCheckoutServer } from "../support/browser.ts";
 
 Deno.test("[e2e] the webhook delivery log follows new deliveries, and notices show once", async (t) => {
   const server = await startCheckoutServer();

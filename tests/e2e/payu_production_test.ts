@@ -3,9 +3,9 @@
  * against a real `fake-payu` process, customers paying with Chromium.
  */
 import assert from "node:assert/strict";
-import { startFakePayuProcess } from "../payu_fake_process.ts";
-import { demoApiKey, productionApiKey, startPaystead } from "../processes.ts";
-import { startReceiver } from "../webhook_receiver.ts";
+import { startFakePayuProcess } from "../support/payu_fake_process.ts";
+import { demoApiKey, productionApiKey, startPaystead } from "../support/processes.ts";
+import { startReceiver } from "../support/webhook_receiver.ts";
 import {
   collectErrors,
   launchBrowser,
@@ -14,7 +14,7 @@ import {
   screenshot,
   startMerchantSite,
   waitForCallback,
-} from "./helpers.ts";
+} from "../support/browser.ts";
 
 /** A JSON call to a Paystead process's API with its key. */
 async function call(

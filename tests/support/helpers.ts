@@ -1,28 +1,28 @@
 import assert from "node:assert/strict";
-import { migrate, openStore, type Store } from "../db/client.ts";
-import { accountsMigrations, environmentMigrations } from "../db/migrations/mod.ts";
-import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
-import { createOrganisation } from "../lib/accounts/organisations.ts";
-import { createApiKey } from "../lib/api_keys.ts";
-import { ManualClock } from "../lib/clock.ts";
-import { type Config, type Environment, loadConfig } from "../lib/config.ts";
-import type { EventStreamOptions } from "../lib/event_stream.ts";
-import { silentLogger } from "../lib/log.ts";
-import { type PasswordHasher, scryptHasher } from "../lib/passwords.ts";
-import type { Plan } from "../lib/plans.ts";
-import type { PaymentProvider } from "../lib/providers/mod.ts";
+import { migrate, openStore, type Store } from "../../db/client.ts";
+import { accountsMigrations, environmentMigrations } from "../../db/migrations/mod.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../../db/schema.ts";
+import { createOrganisation } from "../../lib/accounts/organisations.ts";
+import { createApiKey } from "../../lib/api_keys.ts";
+import { ManualClock } from "../../lib/clock.ts";
+import { type Config, type Environment, loadConfig } from "../../lib/config.ts";
+import type { EventStreamOptions } from "../../lib/event_stream.ts";
+import { silentLogger } from "../../lib/log.ts";
+import { type PasswordHasher, scryptHasher } from "../../lib/passwords.ts";
+import type { Plan } from "../../lib/plans.ts";
+import type { PaymentProvider } from "../../lib/providers/mod.ts";
 import {
   createFakePayu,
   type FakePayu,
   type FakePayuSwitchesPatch,
-} from "../lib/providers/payu/fake/mod.ts";
-import type { Fetch } from "../lib/providers/payu/http.ts";
-import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
-import { SandboxProvider } from "../lib/providers/sandbox.ts";
-import type { HostResolver } from "../lib/webhooks/address_policy.ts";
-import type { WebhookDeliveryOptions } from "../lib/webhooks/delivery/dispatcher.ts";
+} from "../../lib/providers/payu/fake/mod.ts";
+import type { Fetch } from "../../lib/providers/payu/http.ts";
+import type { PayuTimeouts } from "../../lib/providers/payu/provider.ts";
+import { SandboxProvider } from "../../lib/providers/sandbox.ts";
+import type { HostResolver } from "../../lib/webhooks/address_policy.ts";
+import type { WebhookDeliveryOptions } from "../../lib/webhooks/delivery/dispatcher.ts";
 import { PAYU_TEST_ENV } from "./processes.ts";
-import { createApp, type PaysteadApp } from "../routes/app.ts";
+import { createApp, type PaysteadApp } from "../../routes/app.ts";
 
 /** A fresh app on temporary file databases, with one organisation and one API key. */
 export interface TestApp extends PaysteadApp {

@@ -1,5 +1,5 @@
-import type { Store } from "../db/client.ts";
-import type { EnvironmentSchema } from "../db/schema.ts";
+import type { Store } from "../../db/client.ts";
+import type { EnvironmentSchema } from "../../db/schema.ts";
 
 /** What libsql throws when the disk is full. */
 export function diskFull(): Error {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { createUser } from "../lib/accounts/organisations.ts";
-import { updateUserPassword } from "../db/users.ts";
-import type { Plan, Role } from "../lib/plans.ts";
-import { csrfTokenOf } from "../lib/accounts/sessions.ts";
-import type { PasswordHasher } from "../lib/passwords.ts";
+import { createUser } from "../../lib/accounts/organisations.ts";
+import { updateUserPassword } from "../../db/users.ts";
+import type { Plan, Role } from "../../lib/plans.ts";
+import { csrfTokenOf } from "../../lib/accounts/sessions.ts";
+import type { PasswordHasher } from "../../lib/passwords.ts";
 import { makeTestApp, TEST_PASSWORDS, type TestApp } from "./helpers.ts";
 
 /** A password that passes the panel's rules, for test users. */

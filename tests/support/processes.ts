@@ -1,4 +1,4 @@
-import { PAYU_SANDBOX_POS } from "../lib/providers/payu/fake/mod.ts";
+import { PAYU_SANDBOX_POS } from "../../lib/providers/payu/fake/mod.ts";
 /** Runs Paystead and baseline servers as child processes on 127.0.0.1 (crash tests, benchmarks). */
 
 /** A free TCP port on 127.0.0.1. */
@@ -38,7 +38,7 @@ export interface ChildServer {
   exited(): Promise<Deno.CommandStatus>;
 }
 
-const root = new URL("../", import.meta.url).pathname;
+const root = new URL("../../", import.meta.url).pathname;
 
 /**
  * Production's PayU settings in tests: PayU's public sandbox POS, which the fake PayU accepts.

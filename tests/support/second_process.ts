@@ -4,12 +4,12 @@
  * the clock time given as the first argument, and prints what its provider was asked as JSON.
  * Usage: second_process.ts <epoch ms> <provider delay ms>
  */
-import { openStore } from "../db/client.ts";
-import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
-import { ManualClock } from "../lib/clock.ts";
-import { loadConfig } from "../lib/config.ts";
-import { createLogger } from "../lib/log.ts";
-import { createApp } from "../routes/app.ts";
+import { openStore } from "../../db/client.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../../db/schema.ts";
+import { ManualClock } from "../../lib/clock.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { createLogger } from "../../lib/log.ts";
+import { createApp } from "../../routes/app.ts";
 import { RecordingProvider } from "./billing_helpers.ts";
 
 const [at, delay] = Deno.args.map(Number);

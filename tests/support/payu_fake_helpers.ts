@@ -3,7 +3,7 @@ import {
   createFakePayu,
   type FakePayu,
   type FakePayuOptions,
-} from "../lib/providers/payu/fake/mod.ts";
+} from "../../lib/providers/payu/fake/mod.ts";
 
 /** A notification the in-process receiver got. */
 export interface ReceivedNotification {

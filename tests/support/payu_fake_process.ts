@@ -1,7 +1,7 @@
 /** Runs `main.ts fake-payu` as a child process and drives it through /__fake. */
 import { freePort, waitForUrl } from "./processes.ts";
 
-const root = new URL("../", import.meta.url).pathname;
+const root = new URL("../../", import.meta.url).pathname;
 
 /** A running fake-payu process. */
 export interface FakePayuProcess {

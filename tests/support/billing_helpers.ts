@@ -1,8 +1,8 @@
-import { openStore } from "../db/client.ts";
-import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
-import { createOrganisation } from "../lib/accounts/organisations.ts";
-import { createApiKey } from "../lib/api_keys.ts";
-import { silentLogger } from "../lib/log.ts";
+import { openStore } from "../../db/client.ts";
+import type { AccountsSchema, EnvironmentSchema } from "../../db/schema.ts";
+import { createOrganisation } from "../../lib/accounts/organisations.ts";
+import { createApiKey } from "../../lib/api_keys.ts";
+import { silentLogger } from "../../lib/log.ts";
 import type {
   AttemptReference,
   AuthorizationRequest,
@@ -11,9 +11,9 @@ import type {
   RecurringCharges,
   RefundAnswer,
   RefundRequest,
-} from "../lib/providers/mod.ts";
-import { SandboxProvider } from "../lib/providers/sandbox.ts";
-import { createApp, type PaysteadApp } from "../routes/app.ts";
+} from "../../lib/providers/mod.ts";
+import { SandboxProvider } from "../../lib/providers/sandbox.ts";
+import { createApp, type PaysteadApp } from "../../routes/app.ts";
 import { createTestOffer, createTestPayment, type TestApp } from "./helpers.ts";
 
 /** What the provider should do after carrying out the next refund or charge. */
@@ -165,7 +165,7 @@ function passThrough(names: string[]): Record<string, string> {
 }
 
 /**
- * Starts a real second process (tests/second_process.ts) over the test app's databases, on the
+ * Starts a real second process (tests/support/second_process.ts) over the test app's databases, on the
  * test clock's time, and resolves once it is ready. `run()` makes it run its jobs once and
  * resolves with what its provider was asked.
  */
@@ -173,7 +173,7 @@ export async function spawnSecondProcess(
   t: TestApp,
   providerDelayMs: number,
 ): Promise<{ run(): Promise<SecondProcessReport> }> {
-  const root = new URL("..", import.meta.url).pathname;
+  const root = new URL("../..", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -182,7 +182,7 @@ export async function spawnSecondProcess(
       "--allow-env",
       "--allow-ffi",
       "--allow-sys",
-      "tests/second_process.ts",
+      "tests/support/second_process.ts",
       String(t.clock.now()),
       String(providerDelayMs),
     ],
