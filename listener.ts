@@ -1,7 +1,7 @@
 import { errorFields, type Logger } from "./lib/log.ts";
 
 /** Where and what a `Listener` serves. */
-export interface ListenerOptions {
+interface ListenerOptions {
   hostname: string;
   port: number;
   handler: Deno.ServeHandler<Deno.NetAddr>;

@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { assetHref } from "../routes/static.ts";
 
 /** Page families; the panel's also load panel.css, so customers' pages stay light. */
-export type LayoutVariant = "embedded" | "hosted" | "message" | "panel" | "auth";
+type LayoutVariant = "embedded" | "hosted" | "message" | "panel" | "auth";
 
 /**
  * The HTML document every page shares: one stylesheet (two for the panel) and, when the page

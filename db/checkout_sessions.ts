@@ -122,7 +122,7 @@ export async function setCheckoutSessionPayment(
 }
 
 /** A session past its expiry, with its organisation's sandbox clock offset. */
-export type DueCheckoutSession = CheckoutSessionRecord & { clock_offset: number };
+type DueCheckoutSession = CheckoutSessionRecord & { clock_offset: number };
 
 // NOTE: expiries are in the organisation's time, which its sandbox clock may move ahead of the
 // system time `now` the jobs run on: a session is due when `expires_at - offset <= now`.

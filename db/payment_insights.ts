@@ -6,7 +6,7 @@ type Db = Kysely<EnvironmentSchema>;
 const DAY_MS = 86_400_000;
 
 /** One UTC day's payments of one currency: how many succeeded (and for how much) or failed. */
-export interface DailyPaymentTotals {
+interface DailyPaymentTotals {
   /** Days since the Unix epoch (UTC). */
   day: number;
   currency: string;

@@ -3,12 +3,12 @@ import type { Generated, Insertable, Selectable } from "kysely";
 // Timestamps are INTEGER milliseconds since the Unix epoch (UTC); booleans are 0/1.
 
 /** The bookkeeping table of applied migrations, in every database. */
-export interface SchemaMigrationsTable {
+interface SchemaMigrationsTable {
   name: string;
   applied_at: number;
 }
 
-export interface OrganisationsTable {
+interface OrganisationsTable {
   id: Generated<number>;
   public_id: string;
   slug: string;
@@ -18,7 +18,7 @@ export interface OrganisationsTable {
   updated_at: number;
 }
 
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   public_id: string;
   email: string;
@@ -29,7 +29,7 @@ export interface UsersTable {
   updated_at: number;
 }
 
-export interface MembershipsTable {
+interface MembershipsTable {
   id: Generated<number>;
   org_id: number;
   user_id: number;
@@ -38,7 +38,7 @@ export interface MembershipsTable {
 }
 
 /** A signed-in panel session; only a hash of its token is kept. Times are system time. */
-export interface PanelSessionsTable {
+interface PanelSessionsTable {
   id: Generated<number>;
   token_hash: string;
   user_id: number;
@@ -53,7 +53,7 @@ export interface PanelSessionsTable {
 }
 
 /** Failed sign-ins of one subject (`account:<e-mail>` or `address:<client address>`). */
-export interface SignInThrottleTable {
+interface SignInThrottleTable {
   subject: string;
   failures: number;
   window_started_at: number;
@@ -62,7 +62,7 @@ export interface SignInThrottleTable {
 }
 
 /** An invitation to join an organisation, redeemed once through a link. */
-export interface InvitationsTable {
+interface InvitationsTable {
   id: Generated<number>;
   public_id: string;
   org_id: number;
@@ -87,7 +87,7 @@ export interface AccountsSchema {
   invitations: InvitationsTable;
 }
 
-export interface ApiKeysTable {
+interface ApiKeysTable {
   id: Generated<number>;
   public_id: string;
   org_id: number;
@@ -145,7 +145,7 @@ export interface PaymentsTable {
   expired_at: number | null;
 }
 
-export interface EventsTable {
+interface EventsTable {
   id: Generated<number>;
   public_id: string;
   org_id: number;
@@ -154,7 +154,7 @@ export interface EventsTable {
   created_at: number;
 }
 
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   id: Generated<number>;
   org_id: number;
   key: string;
@@ -254,7 +254,7 @@ export interface SubscriptionRenewalsTable {
 }
 
 /** How far an organisation moved its sandbox clock ahead of the system clock. */
-export interface SandboxClocksTable {
+interface SandboxClocksTable {
   org_id: number;
   offset_ms: number;
   updated_at: number;
@@ -285,14 +285,14 @@ export interface CheckoutSessionsTable {
   expired_at: number | null;
 }
 
-export interface CheckoutSettingsTable {
+interface CheckoutSettingsTable {
   org_id: number;
   /** JSON array of origins (`https://shop.example`). */
   allowed_origins: string;
   updated_at: number;
 }
 
-export interface CheckoutCodeGuardsTable {
+interface CheckoutCodeGuardsTable {
   subject: string;
   wrong_codes: number;
   locked_until: number | null;
@@ -322,7 +322,7 @@ export interface WebhookEndpointsTable {
   deleted_at: number | null;
 }
 
-export interface WebhookDeliveriesTable {
+interface WebhookDeliveriesTable {
   id: Generated<number>;
   public_id: string;
   org_id: number;
@@ -341,7 +341,7 @@ export interface WebhookDeliveriesTable {
   recovery_id: Generated<number | null>;
 }
 
-export interface WebhookAttemptsTable {
+interface WebhookAttemptsTable {
   id: Generated<number>;
   delivery_id: number;
   number: number;
@@ -367,14 +367,14 @@ export interface WebhookEndpointRecordsTable {
 }
 
 /** One row: the id of the last event fanned out into deliveries. */
-export interface WebhookFanoutCursorTable {
+interface WebhookFanoutCursorTable {
   id: number;
   last_event_id: number;
 }
 
 /** The sandbox's built-in webhook receiver of one organisation (the Quick Start's). */
 /** A window of events queued again for one endpoint; one row per (endpoint, since, until). */
-export interface WebhookRecoveriesTable {
+interface WebhookRecoveriesTable {
   id: Generated<number>;
   public_id: string;
   org_id: number;
@@ -386,7 +386,7 @@ export interface WebhookRecoveriesTable {
   created_at: number;
 }
 
-export interface SandboxInboxesTable {
+interface SandboxInboxesTable {
   id: Generated<number>;
   public_id: string;
   org_id: number;
@@ -394,7 +394,7 @@ export interface SandboxInboxesTable {
 }
 
 /** One request the sandbox inbox received, with whether its signature verified. */
-export interface SandboxInboxRequestsTable {
+interface SandboxInboxRequestsTable {
   id: Generated<number>;
   inbox_id: number;
   received_at: number;

@@ -35,7 +35,7 @@ function describe(error: unknown): string {
 }
 
 /** Tells whether `error` is SQLite saying the storage refused a write. */
-export function isStorageFailure(error: unknown): boolean {
+function isStorageFailure(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
   if (typeof error !== "object" || error === null) return false;
   const { code, rawCode } = error as { code?: unknown; rawCode?: unknown };

@@ -5,7 +5,7 @@ import type { EnvironmentSchema } from "./schema.ts";
 type Db = Kysely<EnvironmentSchema>;
 
 /** A delivery with its event's public id and type, as an endpoint's delivery log lists it. */
-export type LoggedDelivery = WebhookDeliveryRecord & { event_type: string };
+type LoggedDelivery = WebhookDeliveryRecord & { event_type: string };
 
 function selectLogged(db: Db) {
   return db.selectFrom("webhook_deliveries as d")

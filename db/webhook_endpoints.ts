@@ -61,7 +61,7 @@ export function updateWebhookEndpoint(
 }
 
 /** What recording attempt results needs to know of an endpoint's health. */
-export type EndpointHealth = Pick<
+type EndpointHealth = Pick<
   WebhookEndpointRow,
   "id" | "public_id" | "org_id" | "url" | "enabled" | "deleted_at" | "failing_since"
 >;

@@ -17,7 +17,7 @@ export class WebhookVerificationError extends Error {
 }
 
 /** Options of `verifyWebhook`. */
-export interface VerifyOptions {
+interface VerifyOptions {
   /** How far `webhook-timestamp` may be from now, in seconds; 300 by default. */
   toleranceSeconds?: number;
   /** The current time in epoch milliseconds; `Date.now()` by default. */

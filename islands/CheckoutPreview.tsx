@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 
 /** The preview session to mount; its embedUrl is public (it is what a shop's page loads). */
-export interface CheckoutPreviewProps {
+interface CheckoutPreviewProps {
   embedUrl: string;
   sessionId: string;
 }

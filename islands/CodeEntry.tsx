@@ -7,7 +7,7 @@ import type { FailureCode } from "../lib/providers/mod.ts";
 import { type CheckoutMessage, postToParent } from "./messages.ts";
 
 /** What the server gives the code-entry island; it reaches the browser, so no secrets. */
-export interface CodeEntryProps {
+interface CodeEntryProps {
   /** Inside the merchant's iframe (a session) or the hosted payment page. */
   mode: "embedded" | "hosted";
   /** Where the code is posted: the page's own URL (the form works without JavaScript too). */

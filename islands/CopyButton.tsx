@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 
 /** What the copy button needs: the id of the element whose text it copies, never the text. */
-export interface CopyButtonProps {
+interface CopyButtonProps {
   target: string;
   label: string;
 }

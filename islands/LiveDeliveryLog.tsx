@@ -7,7 +7,7 @@ import { localTimes } from "./enhance.ts";
 const POLL_MS = 2000;
 
 /** The log and whether it follows new deliveries: only its newest page does. */
-export interface LiveDeliveryLogProps extends DeliveryLogProps {
+interface LiveDeliveryLogProps extends DeliveryLogProps {
   live: boolean;
 }
 

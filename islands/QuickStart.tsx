@@ -5,7 +5,7 @@ import { curlCommand } from "../lib/panel/curl.ts";
 import CopyButton from "./CopyButton.tsx";
 
 /** A step the Quick Start runs against the sandbox. */
-export type QuickStartStepId = "key" | "offer" | "webhook" | "payment" | "checkout" | "complete";
+type QuickStartStepId = "key" | "offer" | "webhook" | "payment" | "checkout" | "complete";
 
 /** What the server gives the Quick Start; no secret (the key's secret comes from a POST). */
 export interface QuickStartProps {

@@ -43,18 +43,18 @@ export function hashApiKey(secret: string): string {
 }
 
 /** Returns a new secret such as `sk_sandbox_<32 random base62 characters>`. */
-export function generateApiKeySecret(environment: Environment): string {
+function generateApiKeySecret(environment: Environment): string {
   return `sk_${environment}_${randomToken(SECRET_LENGTH)}`;
 }
 
 /** A created key: its record, and its secret, which exists nowhere else. */
-export interface CreatedApiKey {
+interface CreatedApiKey {
   record: ApiKeyRow;
   secret: string;
 }
 
 /** A key's name: what it is for, so the right one gets revoked. */
-export const ApiKeyName = z.string().trim().min(1, "must not be empty").max(
+const ApiKeyName = z.string().trim().min(1, "must not be empty").max(
   100,
   "must be at most 100 characters",
 );
@@ -87,7 +87,7 @@ export async function createApiKey(
 }
 
 /** Where a key stands at a moment. */
-export type ApiKeyStatus = "ACTIVE" | "EXPIRING" | "EXPIRED" | "REVOKED";
+type ApiKeyStatus = "ACTIVE" | "EXPIRING" | "EXPIRED" | "REVOKED";
 
 /** A key as the panel lists it: never its secret, which is not stored. */
 export interface ApiKeySummary {
@@ -161,7 +161,7 @@ export async function revokeApiKey(
 }
 
 /** The longest a rolled key may keep working: a week, as at Stripe. */
-export const MAX_ROLL_DELAY_MS = 7 * 86_400_000;
+const MAX_ROLL_DELAY_MS = 7 * 86_400_000;
 
 /**
  * Rolls a key: a new key with the same name, and the old one expiring after `expiresInMs` (0:

@@ -52,7 +52,7 @@ export interface ListenAddress {
 }
 
 /** The payment providers a process can be configured with. */
-export const PAYMENT_PROVIDERS = ["sandbox", "payu"] as const;
+const PAYMENT_PROVIDERS = ["sandbox", "payu"] as const;
 
 /** PayU's REST API credentials of one point of sale (POS). */
 export interface PayuConfig {
@@ -66,10 +66,10 @@ export interface PayuConfig {
 }
 
 /** The configured payment provider. */
-export type ProviderConfig = { kind: "sandbox" } | PayuConfig;
+type ProviderConfig = { kind: "sandbox" } | PayuConfig;
 
 /** PayU's production API; its sandbox is https://secure.snd.payu.com. */
-export const PAYU_DEFAULT_API_URL = "https://secure.payu.com";
+const PAYU_DEFAULT_API_URL = "https://secure.payu.com";
 
 /** Overrides given on the command line (`--env`, `--port`, `--data-dir`). */
 export interface ConfigFlags {
@@ -86,15 +86,15 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_PORTS: Record<Environment, number> = { sandbox: 8787, production: 8788 };
+const DEFAULT_PORTS: Record<Environment, number> = { sandbox: 8787, production: 8788 };
 /** Each environment's metrics listener, so both processes of one host can keep the default. */
-export const DEFAULT_METRICS_PORTS: Record<Environment, number> = {
+const DEFAULT_METRICS_PORTS: Record<Environment, number> = {
   sandbox: 9464,
   production: 9465,
 };
 
 /** Parses `host:port` (`[::1]:9464` for IPv6); null if it is not one. */
-export function parseListenAddress(value: string): ListenAddress | null {
+function parseListenAddress(value: string): ListenAddress | null {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
   const port = Number(match?.[3]);
   if (!match || port < 1 || port > 65535) return null;
@@ -145,7 +145,7 @@ const port = z.string().regex(/^\d+$/, "must be a whole number between 1 and 655
 const INTERVAL_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** Parses one interval such as `30m`, `6h` or `1d` (1 minute to 30 days) into milliseconds. */
-export function parseInterval(value: string): number | null {
+function parseInterval(value: string): number | null {
   const match = /^(\d+)(m|h|d)$/.exec(value.trim());
   if (!match) return null;
   const ms = Number(match[1]) * INTERVAL_UNITS_MS[match[2]];

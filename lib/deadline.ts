@@ -1,5 +1,5 @@
 /** Thrown when a call outlives its deadline; its outcome is unknown. */
-export class DeadlineExceeded extends Error {
+class DeadlineExceeded extends Error {
   constructor(what: string, ms: number) {
     super(`${what} did not answer within ${ms} ms.`);
     this.name = "DeadlineExceeded";

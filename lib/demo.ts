@@ -5,7 +5,7 @@ import { createOrganisation, createUser } from "./accounts/organisations.ts";
 import { createApiKey } from "./api_keys.ts";
 import { ApiError } from "./errors.ts";
 
-export const DEMO_ORG_SLUG = "demo";
+const DEMO_ORG_SLUG = "demo";
 export const DEMO_OWNER_EMAIL = "owner@demo.paystead.test";
 
 /** What first start created, to be printed once. */

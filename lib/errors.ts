@@ -1,5 +1,5 @@
 /** The error types of the contract, one per HTTP status family. */
-export type ErrorType =
+type ErrorType =
   | "invalid_request"
   | "authentication"
   | "permission"
@@ -62,15 +62,15 @@ const ERROR_CODES = {
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 
 /** A code from the closed list above. */
-export type ErrorCode = keyof typeof ERROR_CODES;
+type ErrorCode = keyof typeof ERROR_CODES;
 
 /** HTTP status of an error code. */
-export function codeToStatus(code: ErrorCode): (typeof ERROR_CODES)[ErrorCode][0] {
+function codeToStatus(code: ErrorCode): (typeof ERROR_CODES)[ErrorCode][0] {
   return ERROR_CODES[code][0];
 }
 
 /** Error type of an error code. */
-export function codeToType(code: ErrorCode): ErrorType {
+function codeToType(code: ErrorCode): ErrorType {
   return ERROR_CODES[code][1];
 }
 

@@ -2,8 +2,8 @@
  * Data files hold webhook secrets, key hashes and customer data: they are readable by the
  * service's user alone. Files 0600, their folders 0700.
  */
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIRECTORY_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIRECTORY_MODE = 0o700;
 
 /**
  * Makes every file and folder this process creates from now on private to its user (umask 077),
@@ -28,7 +28,7 @@ export async function restrictFile(path: string): Promise<void> {
  * of another user (`/tmp`, the filesystem root) keeps its mode: it is not ours to set, and the
  * files in it are private anyway.
  */
-export async function ensurePrivateDirectory(path: string): Promise<void> {
+async function ensurePrivateDirectory(path: string): Promise<void> {
   await Deno.mkdir(path, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   if (Deno.build.os === "windows") return;
   const info = await Deno.stat(path);

@@ -1,7 +1,7 @@
 import { customAlphabet } from "nanoid";
 
 /** Prefixes of every public identifier; the prefix tells a reader what the id names. */
-export const ID_PREFIXES = {
+const ID_PREFIXES = {
   offer: "qr",
   payment: "pay",
   paymentAttempt: "att",
@@ -22,11 +22,11 @@ export const ID_PREFIXES = {
   sandboxInbox: "inb",
 } as const;
 
-export type IdKind = keyof typeof ID_PREFIXES;
+type IdKind = keyof typeof ID_PREFIXES;
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** 24 base62 characters carry about 143 random bits. */
-export const RANDOM_ID_LENGTH = 24;
+const RANDOM_ID_LENGTH = 24;
 const randomBase62 = customAlphabet(BASE62, RANDOM_ID_LENGTH);
 
 /** Returns a new random identifier such as `pay_4f9T...`. */
@@ -37,10 +37,4 @@ export function newId(kind: IdKind): string {
 /** Returns a random base62 string of the given length, for secrets and tokens. */
 export function randomToken(length: number): string {
   return customAlphabet(BASE62, length)();
-}
-
-/** Tells whether `value` has the shape of an identifier of `kind`. */
-export function isId(kind: IdKind, value: string): boolean {
-  const prefix = `${ID_PREFIXES[kind]}_`;
-  return value.startsWith(prefix) && /^[0-9A-Za-z]{22,64}$/.test(value.slice(prefix.length));
 }

@@ -1,7 +1,7 @@
 import { LOG_LEVELS, type LogLevel } from "./config.ts";
 
 /** Structured fields of a log line. Never put a secret, an API key or a payment code here. */
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
 /** Writes JSON lines to stderr at or above a level. */
 export interface Logger {

@@ -3,7 +3,7 @@ import * as common from "@zxcvbn-ts/language-common";
 import * as english from "@zxcvbn-ts/language-en";
 
 /** zxcvbn's score of a password people may choose: "safely unguessable" and up. */
-export const MIN_PASSWORD_SCORE = 3;
+const MIN_PASSWORD_SCORE = 3;
 
 let estimator: ZxcvbnFactory | undefined;
 

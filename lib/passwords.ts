@@ -4,7 +4,7 @@ import { randomToken } from "./ids.ts";
 const KEY_LENGTH = 32;
 
 /** The cost of new hashes: OWASP's minimum for scrypt (N=2^17, r=8, p=1, 128 MiB each). */
-export const PASSWORD_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
+const PASSWORD_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 /** scrypt needs 128·N·r bytes; the default limit (32 MiB) would refuse N=2^17. */
 const MAX_MEMORY = 256 * 1024 * 1024;
 /** Stored hashes are ours, but a damaged one must not make a check take minutes or gigabytes. */
@@ -61,7 +61,7 @@ function parseHash(stored: string): ParsedHash | null {
 }
 
 /** scrypt's cost parameters. */
-export interface ScryptCost {
+interface ScryptCost {
   N: number;
   r: number;
   p: number;

@@ -1,7 +1,7 @@
 import type { Clock } from "./clock.ts";
 
 /** The outcome of taking a token: allowed, or refused with how long until one is available. */
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
+type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
 interface Bucket {
   tokens: number;

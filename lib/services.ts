@@ -57,7 +57,7 @@ export interface ServiceDeps {
 }
 
 /** The running domain of one environment process: its services and what works in the background. */
-export interface BuiltServices {
+interface BuiltServices {
   services: Services;
   authenticator: ApiKeyAuthenticator;
   /** The webhook delivery queue, started: stop it before closing the database. */

@@ -26,7 +26,7 @@ import { createSandboxInbox } from "./sandbox_inbox.ts";
 import { createStaticRoutes } from "./static.ts";
 
 /** What the app runs on; see `ServiceDeps`. */
-export type AppDeps = ServiceDeps;
+type AppDeps = ServiceDeps;
 
 /** A built app: the Hono app and the services behind it. */
 export interface PaysteadApp {

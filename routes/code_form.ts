@@ -13,7 +13,7 @@ export const limitCodeForm = limitBody(
 );
 
 /** A submitted code, and whether it came from the plain HTML form (no JavaScript). */
-export interface CodeSubmission {
+interface CodeSubmission {
   code: string;
   fromForm: boolean;
 }

@@ -11,7 +11,7 @@ import type { AppEnv } from "./env.ts";
 const STORAGE_RETRY_AFTER_S = 5;
 
 /** The contract's error body for an `ApiError`. */
-export function errorBody(error: ApiError, requestId: string) {
+function errorBody(error: ApiError, requestId: string) {
   return {
     error: {
       type: error.type,

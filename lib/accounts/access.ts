@@ -1,5 +1,4 @@
 import type { Config } from "../config.ts";
-import { ApiError } from "../errors.ts";
 import { type Plan, planAtLeast, type Role } from "../plans.ts";
 
 /**
@@ -23,7 +22,7 @@ export const PANEL_ACTIONS = [
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 
 /** Who asks: their role in the organisation and the organisation's plan. */
-export interface Subject {
+interface Subject {
   role: Role;
   plan: Plan;
 }
@@ -32,7 +31,7 @@ export interface Subject {
 export type QuickstartAccess = Config["quickstartAccess"];
 
 /** Allowed, or refused for the role (hidden, 403) or for the plan (an upgrade notice, 403). */
-export type Decision =
+type Decision =
   | { allowed: true }
   | { allowed: false; reason: "role"; roles: readonly Role[] }
   | { allowed: false; reason: "plan"; plan: Plan };
@@ -98,27 +97,6 @@ export function can(
   quickstartAccess: QuickstartAccess,
 ): boolean {
   return decide(action, subject, quickstartAccess).allowed;
-}
-
-/** Throws the 403 for a refused action: `role_required` or `plan_required`. */
-export function requireAllowed(
-  action: PanelAction,
-  subject: Subject,
-  quickstartAccess: QuickstartAccess,
-): void {
-  const decision = decide(action, subject, quickstartAccess);
-  if (decision.allowed) return;
-  if (decision.reason === "role") {
-    throw new ApiError(
-      "role_required",
-      `This needs the role ${decision.roles.join(" or ")}; you are ${subject.role}. ` +
-        "Ask an owner of the organisation.",
-    );
-  }
-  throw new ApiError(
-    "plan_required",
-    `This needs plan ${decision.plan} or higher; the organisation is on ${subject.plan}.`,
-  );
 }
 
 /**

@@ -16,12 +16,12 @@ import { type Plan, PLANS, type Role, ROLES } from "../plans.ts";
 
 type Accounts = Store<AccountsSchema>;
 
-export const OrganisationSlug = z.string().regex(
+const OrganisationSlug = z.string().regex(
   /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/,
   "must be 1 to 48 lower-case letters, digits or dashes, not starting or ending with a dash",
 );
-export const OrganisationName = z.string().trim().min(1, "must not be empty").max(100);
-export const PlanName = z.enum(PLANS, `must be one of ${PLANS.join(", ")}`);
+const OrganisationName = z.string().trim().min(1, "must not be empty").max(100);
+const PlanName = z.enum(PLANS, `must be one of ${PLANS.join(", ")}`);
 export const RoleName = z.enum(ROLES, `must be one of ${ROLES.join(", ")}`);
 export const Email = z.email("must be an e-mail address").max(254).transform((value) =>
   value.toLowerCase()
@@ -71,7 +71,7 @@ export async function createOrganisation(
 }
 
 /** Finds an organisation by slug or throws a 404 naming it. */
-export async function requireOrganisationBySlug(
+async function requireOrganisationBySlug(
   accounts: Accounts,
   slug: string,
 ): Promise<OrganisationRow> {
@@ -103,7 +103,7 @@ export async function setOrganisationPlan(
 }
 
 /** A new user and the one-time password they sign in with before choosing their own. */
-export interface CreatedUser {
+interface CreatedUser {
   user: UserRow;
   role: Role;
   oneTimePassword: string;

@@ -111,7 +111,7 @@ function toPanelSession(record: SessionRecord, token: string): PanelSession {
 }
 
 /** Tells whether a session may still be used at `now` (neither idle too long nor too old). */
-export function sessionAlive(
+function sessionAlive(
   session: Pick<PanelSession, "lastSeenAt" | "expiresAt">,
   now: number,
 ): boolean {
@@ -283,7 +283,7 @@ function normaliseEmail(raw: string): string {
  * giving it back when the password is right. An unknown e-mail costs the same time and counts
  * the same as a wrong password, so neither timing nor messages tell which addresses have accounts.
  */
-export async function checkPassword(
+async function checkPassword(
   accounts: Accounts,
   input: { email: string; password: string; client: ClientInfo; now: number },
   passwords: PasswordHasher = scryptPasswords,
@@ -337,7 +337,7 @@ export async function signOut(accounts: Accounts, sessionId: number): Promise<vo
  * Why a new password is not acceptable (too short or long, or guessable for this person), or
  * null.
  */
-export function passwordProblem(
+function passwordProblem(
   password: string,
   person: { email: string; name?: string | null },
 ): string | null {

@@ -122,7 +122,7 @@ function refuse(actor: Actor, what: string): ApiError {
 }
 
 /** A new invitation and the token of its link, which exists nowhere else. */
-export interface CreatedInvitation {
+interface CreatedInvitation {
   invitation: InvitationRow;
   token: string;
 }

@@ -4,7 +4,7 @@ import type { SignInThrottleRow } from "../../db/schema.ts";
  * How many sign-in attempts a subject may have in one window before it is locked. Attempts are
  * counted before their password is checked; a right one is given back.
  */
-export interface ThrottlePolicy {
+interface ThrottlePolicy {
   maxFailures: number;
   windowMs: number;
   lockMs: number;

@@ -14,7 +14,7 @@ import { isOriginAllowed } from "./settings.ts";
 import { type CheckoutState, hostedPaymentState, sessionState } from "./state.ts";
 
 /** One line of the order as the customer reads it. */
-export interface OrderLine {
+interface OrderLine {
   name: string;
   quantity: number;
   unitLabel: string;
@@ -226,7 +226,7 @@ export async function attemptPaymentCode(
 }
 
 /** What opening an offer's QR code leads to. */
-export type OfferStart =
+type OfferStart =
   | { kind: "started"; payment: PaymentRecord }
   | { kind: "unavailable"; merchantName: string; offerName: string };
 

@@ -1,7 +1,7 @@
 import type { FailureCode } from "../providers/mod.ts";
 
 /** What a checkout page can show; the code-entry island renders one of these. */
-export type CheckoutPhase =
+type CheckoutPhase =
   | "ready"
   | "processing"
   | "succeeded"

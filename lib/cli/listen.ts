@@ -4,7 +4,7 @@ import { ApiCallError, type ApiTarget, authHeaders, failure } from "./api_client
 import { SseParser } from "./sse.ts";
 
 /** How `listen` runs: where it reads, where it forwards, and where it keeps its state. */
-export interface ListenOptions extends ApiTarget {
+interface ListenOptions extends ApiTarget {
   /** The full URL events are POSTed to; its path and query are kept. */
   forwardTo: string;
   /** Event types or families to forward (`payment.*`); all when absent. */
@@ -32,7 +32,7 @@ const FORWARD_TIMEOUT_MS = 10_000;
 const RECONNECT_MAX_MS = 30_000;
 
 /** The file `listen` keeps its state in. */
-export function statePath(stateDir: string): string {
+function statePath(stateDir: string): string {
   return `${stateDir}/listen.json`;
 }
 

@@ -4,7 +4,7 @@ import { listen } from "./listen.ts";
 import { trigger } from "./trigger.ts";
 
 /** The developer tools' options, as main.ts parsed them. */
-export interface DevtoolOptions {
+interface DevtoolOptions {
   "forward-to"?: string;
   events?: string;
   "api-key"?: string;

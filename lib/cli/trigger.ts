@@ -4,7 +4,7 @@ import { type ApiTarget, callApi } from "./api_client.ts";
 type Made = Record<string, unknown>;
 
 /** What `trigger` made: the ids to print, in the order they were made. */
-export type Printer = (line: string) => void;
+type Printer = (line: string) => void;
 
 async function offer(target: ApiTarget, fields: Made = {}): Promise<string> {
   const made = await callApi<{ qrId: string }>(target, "POST", "/api/v1/qr", {

@@ -56,7 +56,7 @@ export interface ImportResult {
 }
 
 /** Who imports, and whether a file of another organisation is accepted. */
-export interface ImportOptions {
+interface ImportOptions {
   orgSlug: string;
   allowOtherOrg: boolean;
 }

@@ -1,14 +1,14 @@
 import type { DatabaseKind } from "./restore.ts";
 
 /** The last scheduled backup of one database. */
-export interface BackupRecord {
+interface BackupRecord {
   at: number;
   sizeBytes: number;
   path: string;
 }
 
 /** The last failure of a scheduled backup, until a later one succeeds. */
-export interface BackupFailure {
+interface BackupFailure {
   at: number;
   kind: DatabaseKind;
   message: string;

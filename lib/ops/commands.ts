@@ -6,7 +6,7 @@ import { waitForReadiness } from "./healthcheck.ts";
 import { type DatabaseKind, formatRestoreReport, restoreDatabase } from "./restore.ts";
 
 /** The options of the CLI that operations commands read. */
-export interface OpsOptions {
+interface OpsOptions {
   database?: string;
   from?: string;
   verify?: boolean;

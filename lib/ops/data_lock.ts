@@ -8,15 +8,15 @@ import { OpsError } from "./errors.ts";
  */
 
 /** The lock file of the database at `path`. */
-export function lockFileOf(path: string): string {
+function lockFileOf(path: string): string {
   return `${path}.lock`;
 }
 
 /** Raised when a lock is held by another process; the message says which and what to do. */
-export class LockHeldError extends OpsError {}
+class LockHeldError extends OpsError {}
 
 /** Locks held by this process; `release()` gives them back. */
-export interface HeldLocks {
+interface HeldLocks {
   paths: string[];
   release(): void;
 }

@@ -1,5 +1,5 @@
 /** Free and total bytes of the file system holding a path. */
-export interface DiskSpace {
+interface DiskSpace {
   freeBytes: number;
   totalBytes: number;
 }

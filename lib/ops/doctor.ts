@@ -8,13 +8,13 @@ import { diskSpace } from "./disk_space.ts";
 import { networkError } from "./healthcheck.ts";
 
 /** One thing wrong, and how to fix it. */
-export interface Problem {
+interface Problem {
   what: string;
   fix: string;
 }
 
 /** What `doctor` needs besides the configuration; tests pass their own. */
-export interface DoctorDeps {
+interface DoctorDeps {
   now: number;
   fetch?: typeof fetch;
 }

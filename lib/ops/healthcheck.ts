@@ -2,13 +2,13 @@
 const ATTEMPT_TIMEOUT_MS = 3_000;
 
 /** One readiness probe's outcome. */
-export interface HealthResult {
+interface HealthResult {
   ready: boolean;
   detail: string;
 }
 
 /** Asks `{url}/readyz` once. */
-export async function probeReadiness(url: string): Promise<HealthResult> {
+async function probeReadiness(url: string): Promise<HealthResult> {
   try {
     const response = await fetch(`${url}/readyz`, {
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),

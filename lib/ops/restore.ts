@@ -19,7 +19,7 @@ import { OpsError } from "./errors.ts";
 export type DatabaseKind = "environment" | "accounts";
 
 /** What a restore (or a `--verify` run) found and did. */
-export interface RestoreReport {
+interface RestoreReport {
   kind: DatabaseKind;
   /** The file database that is (or would be) replaced. */
   target: string;

@@ -6,7 +6,7 @@ import type { ScheduledJob } from "../scheduler.ts";
 
 const DAY_MS = 86_400_000;
 /** Deliveries per transaction: each holds the write lock for a few milliseconds at most. */
-export const RETENTION_BATCH = 500;
+const RETENTION_BATCH = 500;
 /** How often the log is trimmed; the sweep also runs it at every start. */
 const RETENTION_EVERY_MS = 3_600_000;
 

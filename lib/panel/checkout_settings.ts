@@ -24,7 +24,7 @@ export interface CheckoutSettingsOverview {
 }
 
 /** The status filter of the list, from the query's `status` (anything else lists all). */
-export function sessionFilterOf(value: string | undefined): SessionStatus | undefined {
+function sessionFilterOf(value: string | undefined): SessionStatus | undefined {
   return SESSION_STATUSES.find((status) => status === value);
 }
 

@@ -29,7 +29,7 @@ export const QUICKSTART_OFFER: CreateOfferRequest = {
 export const QUICKSTART_CODE = "777123";
 
 /** The webhook receiver the Quick Start sets up: the sandbox inbox and an endpoint sending to it. */
-export interface QuickstartReceiver {
+interface QuickstartReceiver {
   inbox: SandboxInboxRow;
   url: string;
   endpoint: WebhookEndpointRow;

@@ -20,7 +20,7 @@ const StepInput = z.strictObject({
 });
 
 /** A step's outcome: the API request it stands for, and the API's answer to it. */
-export interface StepResult {
+interface StepResult {
   status: 200 | 201;
   request: { method: "POST"; path: string; body?: unknown };
   response: unknown;

@@ -18,7 +18,7 @@ export interface ReferenceField {
 }
 
 /** A path, query or header parameter. */
-export interface ReferenceParameter {
+interface ReferenceParameter {
   name: string;
   in: string;
   required: boolean;
@@ -28,7 +28,7 @@ export interface ReferenceParameter {
 }
 
 /** One response of an operation. */
-export interface ReferenceResponse {
+interface ReferenceResponse {
   status: string;
   description: string;
   schema: string | null;

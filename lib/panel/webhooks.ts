@@ -15,7 +15,7 @@ import { parseRequest } from "./forms.ts";
 const LOG_PAGE_SIZE = 20;
 
 /** One page of an endpoint's delivery log, newest first, and the cursor of the older ones. */
-export interface DeliveryLogPage {
+interface DeliveryLogPage {
   deliveries: LoggedWebhookDelivery[];
   olderCursor: string | null;
 }

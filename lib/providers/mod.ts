@@ -22,7 +22,7 @@ export type ProviderOutcome =
   | { status: "FAILED"; failureCode: FailureCode };
 
 /** A line of what the customer pays for, as the provider shows it. */
-export interface ProductLine {
+interface ProductLine {
   name: string;
   unitPrice: number;
   quantity: number;

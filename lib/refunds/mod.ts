@@ -155,10 +155,10 @@ export async function listRefunds(
 }
 
 /** The provider's final word on a refund. */
-export type RefundResult = Exclude<RefundOutcome, { status: "PENDING" }>;
+type RefundResult = Exclude<RefundOutcome, { status: "PENDING" }>;
 
 /** How often a refund the provider is still working on is asked about, without a notification. */
-export const REFUND_POLL_MS = 60_000;
+const REFUND_POLL_MS = 60_000;
 
 /**
  * Applies the provider's word on a refund in `trx`, whichever way it came (the answer to the
@@ -188,7 +188,7 @@ export async function applyRefundAnswer(
  * Records the provider's answer to a claimed refund, with its event; a FAILED refund gives its
  * amount back to the payment. Does nothing if another process recorded an answer first.
  */
-export async function recordRefundResult(
+async function recordRefundResult(
   trx: Kysely<EnvironmentSchema>,
   services: Services,
   refund: ClaimedRefund,

@@ -153,7 +153,7 @@ export function isLoopbackHost(host: string): boolean {
  * host's network and read the answers in the delivery log, unless the operator allows private
  * targets. `null`: a sandbox on a laptop, delivering to localhost as a developer expects.
  */
-export type TargetPolicy = "production" | "public_sandbox" | null;
+type TargetPolicy = "production" | "public_sandbox" | null;
 
 /** The address policy webhook targets follow under `config`. */
 export function webhookTargetPolicy(
@@ -192,7 +192,7 @@ export function urlShapeProblem(url: URL, policy: TargetPolicy): string | null {
 }
 
 /** The outcome of checking where a URL's host resolves to. */
-export type HostCheck =
+type HostCheck =
   | { ok: true; addresses: string[] }
   | { ok: false; code: "dns_failed" | "address_not_allowed"; message: string };
 

@@ -47,7 +47,7 @@ import { TEST_EVENT_TYPE } from "./subscriptions.ts";
 /** Endpoints per organisation, as at Stripe: each one multiplies the work of every event. */
 export const MAX_ENDPOINTS_PER_ORGANISATION = 16;
 /** How long the previous secret keeps signing after a rotation (the contract's 24 h). */
-export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
+const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
 /** How long registration waits for the URL's host to resolve. */
 const REGISTRATION_DNS_TIMEOUT_MS = 5_000;
 

@@ -17,7 +17,7 @@ import { newDeliveryRow } from "./delivery/new_delivery.ts";
 import { SUBSCRIBABLE_EVENT_TYPES, subscribes } from "./subscriptions.ts";
 
 /** The most events one recovery may queue; a larger window is split by the caller. */
-export const MAX_RECOVERY_EVENTS = 10_000;
+const MAX_RECOVERY_EVENTS = 10_000;
 
 export const RecoverEventsRequest = z.strictObject({
   since: Timestamp.meta({ description: "Events created at or after this time." }),
@@ -45,7 +45,7 @@ export const WebhookRecovery = z.strictObject({
 export type WebhookRecovery = z.infer<typeof WebhookRecovery>;
 
 /** The API form of a recovery. */
-export function toWebhookRecovery(row: WebhookRecoveryRow, endpointId: string): WebhookRecovery {
+function toWebhookRecovery(row: WebhookRecoveryRow, endpointId: string): WebhookRecovery {
   return {
     id: row.public_id,
     endpointId,

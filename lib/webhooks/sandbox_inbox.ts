@@ -19,7 +19,7 @@ import { signatureProblem } from "./signing.ts";
  */
 
 /** How many requests an inbox keeps. */
-export const INBOX_KEEP = 50;
+const INBOX_KEEP = 50;
 /** The largest body an inbox stores; events are far smaller. */
 export const INBOX_MAX_BODY_BYTES = 256 * 1024;
 
@@ -107,7 +107,7 @@ export async function receiveAtSandboxInbox(
 }
 
 /** A request the inbox received, as the panel shows it. */
-export interface InboxRequest {
+interface InboxRequest {
   receivedAt: number;
   webhookId: string | null;
   eventType: string | null;

@@ -5,15 +5,15 @@ import { isSubscriptionPattern, SUBSCRIPTION_PATTERNS } from "./subscriptions.ts
 const EndpointId = z.string().meta({ example: "we_4f9TqYcW2mJx8bN3kL6pR1sV" });
 
 /** Why an endpoint is disabled: by the merchant, a 410 answer, or five days of failures. */
-export const DISABLED_REASONS = ["MANUAL", "GONE", "FAILING"] as const;
+const DISABLED_REASONS = ["MANUAL", "GONE", "FAILING"] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 /** Delivery statuses: retried while PENDING, then final. */
-export const DELIVERY_STATUSES = ["PENDING", "SUCCEEDED", "FAILED", "CANCELED"] as const;
+const DELIVERY_STATUSES = ["PENDING", "SUCCEEDED", "FAILED", "CANCELED"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** What started a delivery: the event's fan-out, a resend, the test operation, or a recovery. */
-export const DELIVERY_TRIGGERS = ["EVENT", "RESEND", "TEST", "RECOVERY"] as const;
+const DELIVERY_TRIGGERS = ["EVENT", "RESEND", "TEST", "RECOVERY"] as const;
 export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 
 const Subscriptions = z.array(
@@ -106,7 +106,7 @@ export const WebhookEndpointRecord = z.strictObject({
     "answer or after 5 days of failed attempts.",
 });
 
-export const WebhookAttempt = z.strictObject({
+const WebhookAttempt = z.strictObject({
   number: z.int().min(1),
   url: z.string(),
   startedAt: Timestamp,

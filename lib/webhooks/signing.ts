@@ -37,7 +37,7 @@ export function webhookHeaders(input: {
 }
 
 /** How far a receiver lets `webhook-timestamp` be from now (Standard Webhooks' 5 minutes). */
-export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 /**
  * Checks a received delivery as a receiver would (the sandbox inbox): why its signature does not

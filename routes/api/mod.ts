@@ -22,7 +22,7 @@ import { webhookDeliveries } from "./webhook_deliveries.ts";
 import { webhookEndpoints } from "./webhook_endpoints.ts";
 
 /** Request bodies are capped at 1 MiB. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 const limitApiBody = limitBody(MAX_BODY_BYTES, "The request body is larger than 1 MiB.");
 

@@ -29,7 +29,7 @@ import {
 } from "./wire.ts";
 
 /** How long a BLIK order may stay undecided before it is cancelled (BLIK gives ~60 s). */
-export const PAYU_ORDER_VALIDITY_MS = 5 * 60_000;
+const PAYU_ORDER_VALIDITY_MS = 5 * 60_000;
 
 /** Timeouts of the calls to PayU; tests shorten them. */
 export interface PayuTimeouts {
@@ -51,7 +51,7 @@ const RESULT_CODE_FAILURES: Record<string, FailureCode> = {
 };
 
 /** Thrown for an answer of PayU that leaves the outcome unknown (5xx, 408, a garbled body). */
-export class PayuAnswerError extends Error {
+class PayuAnswerError extends Error {
   constructor(what: string, answer: PayuAnswer) {
     const status = ErrorResponse.safeParse(answer.body);
     super(

@@ -20,7 +20,7 @@ const ALGORITHMS: Record<string, string> = {
 };
 
 /** The algorithm names `signNotification` accepts, as PayU spells them. */
-export type SignatureAlgorithm = "MD5" | "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512";
+type SignatureAlgorithm = "MD5" | "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512";
 
 /** Signs a notification body the way PayU does; returns the header's value. */
 export function signNotification(

@@ -11,7 +11,7 @@ import { z } from "zod";
 export const Amount = z.string().regex(/^\d{1,18}$/, "an amount is a string of minor units");
 
 /** An order's status: a BLIK order is PENDING until the bank answers. */
-export const ORDER_STATUSES = [
+const ORDER_STATUSES = [
   "NEW",
   "PENDING",
   "WAITING_FOR_CONFIRMATION",
@@ -111,11 +111,11 @@ export const TokenResponse = z.object({
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
 /** 400/401 answer of the token endpoint, OAuth style (`invalid_client`, ...). */
-export const OAuthErrorResponse = z.object({
+const OAuthErrorResponse = z.object({
   error: z.string(),
   error_description: z.string(),
 });
-export type OAuthErrorResponse = z.infer<typeof OAuthErrorResponse>;
+type OAuthErrorResponse = z.infer<typeof OAuthErrorResponse>;
 
 // --- Orders: POST /api/v2_1/orders ---
 
@@ -138,14 +138,14 @@ export const Buyer = z.object({
 export type Buyer = z.infer<typeof Buyer>;
 
 /** BLIK with the customer's code, in the shape the contract uses ("transparent BLIK"). */
-export const BlikPblPayMethod = z.object({
+const BlikPblPayMethod = z.object({
   type: z.literal("PBL"),
   value: z.literal("blik"),
   authorizationCode: z.string(),
 });
 
 /** BLIK with the customer's code, in the newer documented shape (the code is `value`). */
-export const BlikAuthorizationCodePayMethod = z.object({
+const BlikAuthorizationCodePayMethod = z.object({
   type: z.literal("BLIK_AUTHORIZATION_CODE"),
   value: z.string(),
   blikData: z.object({ register: z.boolean().optional(), appKey: z.string().optional() })
@@ -153,8 +153,8 @@ export const BlikAuthorizationCodePayMethod = z.object({
 });
 
 /** The payment method chosen on the merchant's page. */
-export const PayMethod = z.union([BlikPblPayMethod, BlikAuthorizationCodePayMethod]);
-export type PayMethod = z.infer<typeof PayMethod>;
+const PayMethod = z.union([BlikPblPayMethod, BlikAuthorizationCodePayMethod]);
+type PayMethod = z.infer<typeof PayMethod>;
 
 /** OrderCreateRequest. */
 export const OrderCreateRequest = z.object({
@@ -220,12 +220,12 @@ export const OrderRetrieveResponse = z.object({
 export type OrderRetrieveResponse = z.infer<typeof OrderRetrieveResponse>;
 
 /** 200 answer of DELETE /api/v2_1/orders/{orderId}. */
-export const OrderCancelResponse = z.object({
+const OrderCancelResponse = z.object({
   orderId: z.string(),
   extOrderId: z.string().optional(),
   status: Status,
 });
-export type OrderCancelResponse = z.infer<typeof OrderCancelResponse>;
+type OrderCancelResponse = z.infer<typeof OrderCancelResponse>;
 
 /** 200 answer of GET /api/v2_1/orders/{orderId}/transactions (why a BLIK order failed). */
 export const TransactionsResponse = z.object({
@@ -273,13 +273,9 @@ export const RefundCreateResponse = z.object({
 });
 export type RefundCreateResponse = z.infer<typeof RefundCreateResponse>;
 
-/** 200 answer of GET .../refunds/{refundId}: the refund itself. */
-export const RefundRetrieveResponse = Refund;
-export type RefundRetrieveResponse = Refund;
-
 /** 200 answer of GET .../refunds: every refund of the order. */
-export const RefundListResponse = z.object({ refunds: z.array(Refund) });
-export type RefundListResponse = z.infer<typeof RefundListResponse>;
+const RefundListResponse = z.object({ refunds: z.array(Refund) });
+type RefundListResponse = z.infer<typeof RefundListResponse>;
 
 // --- Notifications POSTed to notifyUrl, signed in the OpenPayu-Signature header ---
 

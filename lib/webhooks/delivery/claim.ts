@@ -40,7 +40,7 @@ export interface AttemptBudget {
 }
 
 /** What a claim needs to know about the claiming process. */
-export interface ClaimInput {
+interface ClaimInput {
   now: number;
   leaseMs: number;
   budget: AttemptBudget;

@@ -18,7 +18,7 @@ import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "./sender.ts";
 import { webhookHeaders } from "../signing.ts";
 
 /** The scheduled job that sends due retries and recovers attempts whose process died. */
-export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
+const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
 
 /** Tuning of the delivery queue (tests shorten the attempt timeout and pin the jitter). */
 export interface WebhookDeliveryOptions {

@@ -16,7 +16,7 @@ import { newDeliveryRow } from "./new_delivery.ts";
 const NONE: ReadonlySet<number> = new Set();
 
 /** What fanning out one batch of events did. */
-export interface FanOutResult {
+interface FanOutResult {
   /** The cursor after the batch: every event up to this id has its deliveries. */
   lastEventId: number;
   events: number;

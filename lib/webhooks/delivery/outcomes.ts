@@ -13,7 +13,7 @@ import { nextAttemptAt } from "./retry.ts";
 import type { AttemptOutcome } from "./sender.ts";
 
 /** An endpoint whose every attempt failed for this long is disabled. */
-export const FAILING_DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
+const FAILING_DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 
 /** A finished attempt, waiting to be recorded. */
 export interface AttemptReport {
@@ -23,7 +23,7 @@ export interface AttemptReport {
 }
 
 /** What recording a batch of attempts changed. */
-export interface RecordedAttempts {
+interface RecordedAttempts {
   /** The earliest retry scheduled, if any. */
   nextRetryAt: number | null;
   /** Endpoints disabled by this batch, by public id. */

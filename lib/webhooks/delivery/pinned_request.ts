@@ -12,7 +12,7 @@ export interface ReceiverAnswer {
 }
 
 /** A POST as an attempt sends it. */
-export interface PostInit {
+interface PostInit {
   headers: Record<string, string>;
   body: string;
   signal: AbortSignal;

@@ -1,7 +1,7 @@
 /** How far a retry may move from its scheduled delay, as a fraction each way (±10 %). */
-export const RETRY_JITTER = 0.1;
+const RETRY_JITTER = 0.1;
 /** The longest wait a receiver's `Retry-After` can ask for (the contract's longest step). */
-export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
 /**
  * Reads a `Retry-After` header (delay seconds or an HTTP date) as milliseconds from `now`,

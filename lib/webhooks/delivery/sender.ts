@@ -5,7 +5,7 @@ import { parseRetryAfter } from "./retry.ts";
 /** How long an attempt may take, DNS to the last byte read; the contract's 15 s. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** How much of a response is kept for the panel (and read at all). */
-export const RESPONSE_BODY_LIMIT = 1024;
+const RESPONSE_BODY_LIMIT = 1024;
 
 /** Why an attempt failed without a 2xx: a machine-readable code shown next to the message. */
 export type AttemptErrorCode =
@@ -29,7 +29,7 @@ export interface AttemptOutcome {
 }
 
 /** Everything one attempt needs; the body and headers are sent exactly as given. */
-export interface AttemptRequest {
+interface AttemptRequest {
   url: string;
   body: string;
   headers: Record<string, string>;

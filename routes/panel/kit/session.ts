@@ -29,7 +29,7 @@ function isLocalHttp(url: URL): boolean {
  * ports, or one host behind a path-routing proxy) a sign-in serves both; on two hosts each
  * asks for its own sign-in.
  */
-export function sessionCookie(config: Config): { name: string; secure: boolean } {
+function sessionCookie(config: Config): { name: string; secure: boolean } {
   const secure = !isLocalHttp(new URL(config.publicUrl));
   return { name: secure ? "__Host-paystead_session" : "paystead_session", secure };
 }

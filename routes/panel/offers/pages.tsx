@@ -122,7 +122,7 @@ export function OfferListPage(props: OfferList & { manage: boolean }) {
 }
 
 /** What a form shows after a failed submission: what was typed and what went wrong. */
-export interface FormState {
+interface FormState {
   csrf: string;
   values: Form;
   problem: FormProblem | null;

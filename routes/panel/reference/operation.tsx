@@ -4,7 +4,7 @@ import { curlCommand } from "../../../lib/panel/curl.ts";
 import type { ReferenceField, ReferenceOperation } from "../../../lib/panel/reference.ts";
 
 /** Text with `code` spans, as the API's descriptions write them. */
-export function withCode(text: string): ComponentChildren[] {
+function withCode(text: string): ComponentChildren[] {
   return text.split(/(`[^`]+`)/).map((part, index) =>
     part.startsWith("`") && part.endsWith("`") && part.length > 2
       ? <code key={index}>{part.slice(1, -1)}</code>

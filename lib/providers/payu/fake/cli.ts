@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { type FakePayuSwitchesPatch, PAYU_SANDBOX_POS, startFakePayu } from "./mod.ts";
 import { parseDuration, SwitchesSchema } from "./switches.ts";
 
-export const FAKE_PAYU_USAGE = `Usage: paystead fake-payu [options]
+const FAKE_PAYU_USAGE = `Usage: paystead fake-payu [options]
 
 Runs a fake PayU (REST API v2.1, BLIK) on 127.0.0.1 for trying production locally.
   --port N                   port to listen on (default 8790)

@@ -126,7 +126,7 @@ function build(options: FakePayuOptions): { fake: FakePayu; setBaseUrl(url: stri
 }
 
 /** A fake PayU listening on a port. */
-export interface RunningFakePayu extends Omit<FakePayu, "close"> {
+interface RunningFakePayu extends Omit<FakePayu, "close"> {
   /** e.g. `http://127.0.0.1:8790`: PAYU_API_URL for Paystead. */
   url: string;
   port: number;

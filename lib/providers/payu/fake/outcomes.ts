@@ -7,20 +7,10 @@
 import { BLIK_RESULT_CODES } from "../wire.ts";
 
 /** How an order with this code ends. */
-export type BlikOutcome =
+type BlikOutcome =
   | { kind: "completed" }
   | { kind: "canceled"; resultCode: string }
   | { kind: "unconfirmed" };
-
-/** PayU's sandbox codes, for docs and tests: code, outcome, transaction resultCode. */
-export const PAYU_SANDBOX_CODES = [
-  { code: "777xxx", outcome: "COMPLETED", resultCode: null },
-  { code: "200201", outcome: "COMPLETED", resultCode: null },
-  { code: "500500", outcome: "CANCELED", resultCode: BLIK_RESULT_CODES.declined },
-  { code: "700701", outcome: "CANCELED", resultCode: BLIK_RESULT_CODES.expired },
-  { code: "700702", outcome: "CANCELED", resultCode: BLIK_RESULT_CODES.canceled },
-  { code: "700703", outcome: "CANCELED", resultCode: BLIK_RESULT_CODES.used },
-] as const;
 
 /** The outcome PayU's sandbox gives a 6-digit code. */
 export function outcomeOf(code: string): BlikOutcome {
