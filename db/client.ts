@@ -20,6 +20,11 @@ export interface Store<S> {
    * durable. For claims guarding a later write; never acknowledge a client on it.
    */
   writeVisible<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T>;
+  /**
+   * As writeVisible, for `work` that makes exactly one statement (a second one throws): it
+   * shares a group commit without a savepoint, as a failed statement undoes only itself.
+   */
+  writeStatement<T>(work: (db: Kysely<S>) => Promise<T>): Promise<T>;
   /** False from a storage failure (disk full, read-only) until a write commits again. */
   readonly writable: boolean;
   /** Calls `listener` when the database stops or starts taking writes. */
@@ -35,8 +40,6 @@ export interface Store<S> {
 }
 
 const BUSY_TIMEOUT_MS = 5000;
-/** The longest wait between two tries for a libSQL server's write lock. */
-const MAX_BUSY_WAIT_MS = 8;
 
 /** Tells whether `url` names a local SQLite file rather than a libSQL server. */
 export function isFileUrl(url: string): boolean {
@@ -55,12 +58,6 @@ export function databaseFilePath(url: string): string | null {
 async function ensureParentDirectory(path: string): Promise<void> {
   const slash = path.lastIndexOf("/");
   if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
-}
-
-function isBusy(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  const { code, rawCode } = error as { code?: unknown; rawCode?: unknown };
-  return /BUSY|LOCKED/.test(`${code} ${rawCode ?? ""}`);
 }
 
 /** The executor of a libSQL client or transaction, in the shape the dialect expects. */
@@ -86,25 +83,17 @@ function settle<T>(run: () => T): Promise<T> {
   }
 }
 
-/** Opens a write transaction on a libSQL server, retrying while another writer holds the lock. */
+/**
+ * Opens a write transaction on a libSQL server. Nothing is sent yet: @libsql/client sends
+ * `BEGIN IMMEDIATE` with the first statement, and the server waits for its write lock there.
+ */
 async function beginRemoteWrite(client: Client): Promise<WriteBatch> {
-  const deadline = Date.now() + BUSY_TIMEOUT_MS;
-  // NOTE: another process holds the lock for one batch, a few round trips: waiting long after
-  // it is free left the server idle (two processes reached 50 creates/s with waits up to 200 ms).
-  for (let delay = 1;; delay = Math.min(delay * 2, MAX_BUSY_WAIT_MS)) {
-    const transaction = await client.transaction("write").catch((error) => {
-      if (!isBusy(error) || Date.now() > deadline) throw error;
-      return null;
-    });
-    if (transaction) {
-      return {
-        executor: remoteExecutor(transaction),
-        commit: () => transaction.commit(),
-        rollback: () => transaction.rollback(),
-      };
-    }
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  }
+  const transaction = await client.transaction("write");
+  return {
+    executor: remoteExecutor(transaction),
+    commit: () => transaction.commit(),
+    rollback: () => transaction.rollback(),
+  };
 }
 
 /**
@@ -152,6 +141,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
               if (writer.inTransaction) writer.exec("ROLLBACK");
             }),
           durable: () => wal.sync(),
+          active: () => writer.inTransaction,
         };
       });
     closeConnections = () => {
@@ -176,12 +166,12 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     })
   );
   const db = new Kysely<S>({ dialect: new LibsqlDialect(() => reader) });
-
   return {
     url,
     db,
     write: (work) => writeQueue.write(work),
     writeVisible: (work) => writeQueue.writeVisible(work),
+    writeStatement: (work) => writeQueue.writeStatement(work),
     get writable() {
       return health.writable;
     },

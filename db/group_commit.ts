@@ -10,6 +10,11 @@ export interface WriteBatch {
   rollback(): Promise<void>;
   /** Resolves once the committed changes are on disk; absent when commit() already ensures it. */
   durable?(): Promise<void>;
+  /**
+   * Whether the transaction is still open after a statement failed: SQLite ends it by itself on
+   * a full disk or an I/O error. Absent: a failed statement fails the batch.
+   */
+  active?(): boolean;
 }
 
 interface PendingWrite<S> {
@@ -20,6 +25,8 @@ interface PendingWrite<S> {
   afterCommit: (() => void)[];
   /** Settles at the commit instead of once the commit is on disk (see writeVisible). */
   visible: boolean;
+  /** Makes one statement, so needs no savepoint (see writeStatement). */
+  single: boolean;
 }
 
 /** Batches whose fsync may run while the next batch executes: one running, one committing. */
@@ -53,6 +60,10 @@ export class GroupCommitWriter<S> {
   readonly #listeners = new Set<() => void>();
   #current: StatementExecutor | null = null;
   #currentItem: PendingWrite<S> | null = null;
+  /** Statements the running write has made. */
+  #statements = 0;
+  /** Whether the running writeStatement() callback's statement failed (and so undid itself). */
+  #statementFailed = false;
   #pending: PendingWrite<S>[] = [];
   #draining: Promise<void> | null = null;
   readonly #flushing = new Set<Promise<void>>();
@@ -67,6 +78,8 @@ export class GroupCommitWriter<S> {
         if (this.#current === null) {
           throw new Error("This transaction has ended; run queries inside the write() callback.");
         }
+        this.#statements++;
+        if (this.#currentItem?.single) return this.#singleStatement(this.#current);
         return this.#current;
       }),
     });
@@ -75,7 +88,7 @@ export class GroupCommitWriter<S> {
 
   /** Runs `work` in a write transaction and resolves once that transaction is durable. */
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
-    return this.#enqueue(work, false);
+    return this.#enqueue(work, false, false);
   }
 
   /**
@@ -84,10 +97,22 @@ export class GroupCommitWriter<S> {
    * crash may lose together with everything after it. Never acknowledge a client on it.
    */
   writeVisible<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
-    return this.#enqueue(work, true);
+    return this.#enqueue(work, true, false);
   }
 
-  #enqueue<T>(work: (trx: Kysely<S>) => Promise<T>, visible: boolean): Promise<T> {
+  /**
+   * As writeVisible, for `work` that makes exactly one statement: a statement is atomic, so in a
+   * batch it runs without the two native calls of a savepoint. A second statement throws.
+   */
+  writeStatement<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+    return this.#enqueue(work, true, true);
+  }
+
+  #enqueue<T>(
+    work: (trx: Kysely<S>) => Promise<T>,
+    visible: boolean,
+    single: boolean,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({
         work,
@@ -95,6 +120,7 @@ export class GroupCommitWriter<S> {
         reject,
         afterCommit: [],
         visible,
+        single,
       });
       this.#draining ??= this.#drain();
     });
@@ -149,12 +175,14 @@ export class GroupCommitWriter<S> {
     try {
       if (items.length === 1) {
         // A lone write needs no savepoint: its failure rolls back the whole transaction.
-        this.#currentItem = items[0];
+        this.#start(items[0]);
         const value = await items[0].work(this.#trx);
         done.push({ item: items[0], value });
       } else {
         for (const item of items) {
-          const result = await this.#runInSavepoint(batch, item);
+          const result = item.single
+            ? await this.#runStatement(batch, item)
+            : await this.#runInSavepoint(batch, item);
           if (result.ok) done.push({ item, value: result.value });
         }
       }
@@ -204,12 +232,50 @@ export class GroupCommitWriter<S> {
     }
   }
 
+  #start(item: PendingWrite<S>): void {
+    this.#currentItem = item;
+    this.#statements = 0;
+    this.#statementFailed = false;
+  }
+
+  /** The executor for a writeStatement() callback: records whether its statement failed. */
+  #singleStatement(executor: StatementExecutor): StatementExecutor {
+    if (this.#statements > 1) {
+      throw new Error("A writeStatement() callback makes one statement; use write().");
+    }
+    return {
+      execute: (statement) =>
+        executor.execute(statement).catch((error) => {
+          this.#statementFailed = true;
+          throw error;
+        }),
+    };
+  }
+
+  /** Runs a one-statement write in the batch: a failed statement undoes only itself. */
+  async #runStatement(
+    batch: WriteBatch,
+    item: PendingWrite<S>,
+  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    this.#start(item);
+    try {
+      return { ok: true, value: await item.work(this.#trx) };
+    } catch (error) {
+      // Only a failed statement undid itself, and only an open transaction lets the batch go on.
+      const undone = this.#statements === 0 || this.#statementFailed;
+      if (!undone || !batch.active?.()) throw error;
+      item.afterCommit.length = 0;
+      item.reject(this.#health.classify(error));
+      return { ok: false };
+    }
+  }
+
   async #runInSavepoint(
     batch: WriteBatch,
     item: PendingWrite<S>,
   ): Promise<{ ok: true; value: unknown } | { ok: false }> {
     await batch.executor.execute({ sql: "SAVEPOINT write_item", args: [] });
-    this.#currentItem = item;
+    this.#start(item);
     try {
       const value = await item.work(this.#trx);
       await batch.executor.execute({ sql: "RELEASE write_item", args: [] });

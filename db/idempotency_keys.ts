@@ -13,6 +13,13 @@ const insertKey = prepared((
   db: Db,
   p: { org_id: number; key: string; fingerprint: string; locked_until: number; created_at: number },
 ) => db.insertInto("idempotency_keys").values({ ...p, status: "IN_FLIGHT" }));
+const insertNewKey = prepared((
+  db: Db,
+  p: { org_id: number; key: string; fingerprint: string; locked_until: number; created_at: number },
+) =>
+  db.insertInto("idempotency_keys").values({ ...p, status: "IN_FLIGHT" })
+    .onConflict((conflict) => conflict.columns(["org_id", "key"]).doNothing())
+);
 const completeKey = prepared((
   db: Db,
   p: { id: number; lockedUntil: number; status: number; contentType: string; body: string },
@@ -60,6 +67,24 @@ export async function insertIdempotencyKey(
     response_content_type: null,
     response_body: null,
   };
+}
+
+/**
+ * Inserts a key as in flight unless the organisation has it already; returns its row id, or
+ * undefined if it was there. One statement, so it can claim a key in one round trip.
+ */
+export async function insertNewIdempotencyKey(
+  db: Db,
+  values: {
+    org_id: number;
+    key: string;
+    fingerprint: string;
+    locked_until: number;
+    created_at: number;
+  },
+): Promise<number | undefined> {
+  const result = await insertNewKey(db, values);
+  return result.numAffectedRows === 1n ? Number(result.insertId) : undefined;
 }
 
 /** Takes over an abandoned in-flight key with a new lease. */
