@@ -53,7 +53,7 @@ export function afterCommitOf<S>(trx: Kysely<S>, action: () => void): void {
  * make wait to share the next commit.
  */
 export class GroupCommitWriter<S> {
-  readonly #openBatch: () => Promise<WriteBatch>;
+  readonly #openBatch: (oneStatement: boolean) => Promise<WriteBatch>;
   readonly #health: StorageHealth;
   readonly #maxBatchSize: number;
   readonly #trx: Kysely<S>;
@@ -68,8 +68,16 @@ export class GroupCommitWriter<S> {
   #draining: Promise<void> | null = null;
   readonly #flushing = new Set<Promise<void>>();
 
-  /** Storage failures are reported to `health` and reach writers as `StorageUnavailableError`. */
-  constructor(openBatch: () => Promise<WriteBatch>, health: StorageHealth, maxBatchSize = 256) {
+  /**
+   * Storage failures are reported to `health` and reach writers as `StorageUnavailableError`.
+   * `openBatch(true)` opens a batch for one writeStatement() alone, which needs no transaction
+   * of its own: a connection may run it as it comes (autocommit), saving BEGIN and COMMIT.
+   */
+  constructor(
+    openBatch: (oneStatement: boolean) => Promise<WriteBatch>,
+    health: StorageHealth,
+    maxBatchSize = 256,
+  ) {
     this.#openBatch = openBatch;
     this.#health = health;
     this.#maxBatchSize = maxBatchSize;
@@ -164,7 +172,7 @@ export class GroupCommitWriter<S> {
   async #runBatch(items: PendingWrite<S>[]): Promise<void> {
     let batch: WriteBatch;
     try {
-      batch = await this.#openBatch();
+      batch = await this.#openBatch(items.length === 1 && items[0].single);
     } catch (error) {
       const reason = this.#health.classify(error);
       for (const item of items) item.reject(reason);

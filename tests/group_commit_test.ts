@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { type Kysely, sql } from "kysely";
+import type { Store } from "../db/client.ts";
 import { GroupCommitWriter, type WriteBatch } from "../db/group_commit.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { StorageHealth } from "../db/storage_health.ts";
 import { afterCommit } from "../lib/after_commit.ts";
+import { claimIdempotencyKey } from "../lib/idempotency.ts";
 
 /** A writer over fake batches whose fsyncs finish when the test says. */
 function fakeWriter() {
@@ -53,20 +55,24 @@ Deno.test("[group-commit] a write is acknowledged only once on disk; the next ba
 /** A writer over real-looking batches that record each statement and fail the ones named "bad". */
 function recordingWriter(active: boolean) {
   const log: string[] = [];
-  const writer = new GroupCommitWriter<EnvironmentSchema>(() =>
-    Promise.resolve<WriteBatch>({
-      executor: {
-        execute: ({ sql }) => {
-          log.push(sql);
-          return sql.includes("bad")
-            ? Promise.reject(new Error(`failed: ${sql}`))
-            : Promise.resolve({ rows: [], rowsAffected: 1 });
+  const writer = new GroupCommitWriter<EnvironmentSchema>(
+    (oneStatement) =>
+      Promise.resolve<WriteBatch>({
+        executor: {
+          execute: ({ sql }) => {
+            log.push(sql);
+            return sql.includes("bad")
+              ? Promise.reject(new Error(`failed: ${sql}`))
+              : Promise.resolve({ rows: [], rowsAffected: 1, lastInsertRowid: 7n });
+          },
         },
-      },
-      commit: () => Promise.resolve(void log.push("COMMIT")),
-      rollback: () => Promise.resolve(void log.push("ROLLBACK")),
-      active: () => active,
-    }), new StorageHealth("file:test.db"));
+        // A lone one-statement write runs as it comes: there is nothing to commit or roll back.
+        commit: () => Promise.resolve(void log.push(oneStatement ? "(autocommit)" : "COMMIT")),
+        rollback: () => Promise.resolve(void log.push(oneStatement ? "(autocommit)" : "ROLLBACK")),
+        active: () => active,
+      }),
+    new StorageHealth("file:test.db"),
+  );
   const run = (trx: Kysely<EnvironmentSchema>, name: string) => sql.raw(name).execute(trx);
   // A write in a batch of its own, so the writes queued behind it share the next batch.
   const gate = writer.write(() => new Promise((resolve) => setTimeout(resolve, 0)));
@@ -136,4 +142,28 @@ Deno.test("[group-commit] a one-statement write that makes a second statement is
     "one",
     "ROLLBACK",
   ]);
+});
+
+Deno.test("[group-commit] claiming a new Idempotency-Key is one statement in the batch", async () => {
+  const { writer, log, gate } = recordingWriter(true);
+  const store = {
+    writeStatement: (work) => writer.writeStatement(work),
+    writeVisible: (work) => writer.writeVisible(work),
+    write: (work) => writer.write(work),
+  } as Pick<Store<EnvironmentSchema>, "write" | "writeVisible" | "writeStatement">;
+  const claims = await Promise.all([
+    gate,
+    claimIdempotencyKey(store as Store<EnvironmentSchema>, {
+      orgId: 1,
+      key: "k1",
+      fingerprint: "f",
+      now: 1_000,
+    }),
+  ]);
+  assert.deepEqual(claims[1], { kind: "claimed", id: 7, lockedUntil: 61_000 });
+  assert.deepEqual(log.slice(1).map((sql) => sql.replace(/ \(.*/, "")), [
+    'insert into "idempotency_keys"',
+    "(autocommit)",
+  ]);
+  assert.match(log[1], /on conflict \("org_id", "key"\) do nothing$/);
 });
