@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { AccountsSchema, MembershipRow, OrganisationRow, UserRow } from "./schema.ts";
+import type { AccountsSchema, MembershipRow, OrganisationRow } from "./schema.ts";
 
 type Db = Kysely<AccountsSchema>;
 
@@ -37,17 +37,6 @@ export function updateOrganisationPlan(
 ): Promise<OrganisationRow | undefined> {
   return db.updateTable("organisations").set({ plan, updated_at: at }).where("id", "=", id)
     .returningAll().executeTakeFirst();
-}
-
-/** Inserts a user. */
-export function insertUser(db: Db, values: Omit<UserRow, "id">): Promise<UserRow> {
-  return db.insertInto("users").values(values).returningAll().executeTakeFirstOrThrow();
-}
-
-/** Finds a user by e-mail address (stored in lower case). */
-export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase())
-    .executeTakeFirst();
 }
 
 /** Inserts a membership of a user in an organisation. */

@@ -72,34 +72,3 @@ export function listUserOrganisations(db: Db, userId: number) {
     .select(["o.id", "o.public_id", "o.slug", "o.name", "o.plan", "m.role"])
     .where("m.user_id", "=", userId).orderBy("m.id").execute();
 }
-
-/** Sets a user's password hash and whether a change is still required. */
-export async function updateUserPassword(
-  db: Db,
-  userId: number,
-  passwordHash: string,
-  at: number,
-): Promise<void> {
-  await db.updateTable("users")
-    .set({ password_hash: passwordHash, password_change_required: 0, updated_at: at })
-    .where("id", "=", userId).execute();
-}
-
-/**
- * Replaces a password hash by an equivalent one (same password, today's cost), unless the
- * password changed meanwhile; nothing else about the user changes.
- */
-export async function upgradePasswordHash(
-  db: Db,
-  userId: number,
-  from: string,
-  to: string,
-): Promise<void> {
-  await db.updateTable("users").set({ password_hash: to })
-    .where("id", "=", userId).where("password_hash", "=", from).execute();
-}
-
-/** Finds a user by internal id. */
-export function findUserById(db: Db, id: number) {
-  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
-}

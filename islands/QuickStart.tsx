@@ -21,6 +21,8 @@ export interface QuickStartProps {
   /** The receiver set up earlier, if any (the steps after it can start from there). */
   receiver: { endpointId: string; url: string } | null;
   offerRequest: Record<string, unknown>;
+  /** Step 5's request body: its embedLink's origin goes on the allowlist when the step runs. */
+  checkoutRequest: { embedLink: string };
   code: string;
   samples: {
     offer: Record<string, unknown>;
@@ -403,8 +405,9 @@ export default function QuickStart(props: QuickStartProps) {
           {" "}
           <code>embedUrl</code> with <code>embed.js</code>. <code>embedLink</code>{" "}
           must be on an origin of your <a href="/panel/developers/checkout">allowlist</a>
-          ; this run embeds it on the panel's preview page instead, which is allowed for previews
-          only.
+          . Here it is the panel's preview page, so you can see the session embedded: running this
+          step puts <code>{new URL(props.checkoutRequest.embedLink).origin}</code>{" "}
+          on your allowlist, and the curl works as shown. Your shop's own origin goes there later.
         </p>
         <Snippet
           id="qs-curl-checkout"
@@ -413,14 +416,11 @@ export default function QuickStart(props: QuickStartProps) {
             props.baseUrl,
             "POST",
             `/api/v1/checkout-sessions/${qrId ?? "qr_..."}`,
-            { embedLink: "https://shop.example/checkout" },
+            props.checkoutRequest,
           )}
         />
         <div class="qs-grid">
-          <Json
-            label="Request body"
-            value={results.checkout?.request.body ?? { embedLink: "https://shop.example/checkout" }}
-          />
+          <Json label="Request body" value={props.checkoutRequest} />
           <Json
             label={results.checkout ? statusLine(results.checkout) : "Sample response · 201"}
             value={results.checkout?.response ?? props.samples.session}

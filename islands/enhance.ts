@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
- * Small behaviours of server-rendered panel pages that need no island: local times, and forms
- * that must not be sent twice by a double click.
+ * Small behaviours of server-rendered panel pages that need no island: local times, forms that
+ * must not be sent twice by a double click, and notices that show once.
  */
 
 const DATE_TIME = new Intl.DateTimeFormat(undefined, {
@@ -10,7 +10,7 @@ const DATE_TIME = new Intl.DateTimeFormat(undefined, {
 });
 
 /** Shows `<time data-local>` (rendered in UTC by the server) in the reader's time zone. */
-function localTimes(root: ParentNode): void {
+export function localTimes(root: ParentNode): void {
   for (const element of root.querySelectorAll<HTMLTimeElement>("time[data-local]")) {
     const at = new Date(element.dateTime);
     if (!Number.isNaN(at.getTime())) element.textContent = DATE_TIME.format(at);
@@ -31,8 +31,20 @@ function submitOnce(root: Document): void {
   });
 }
 
+/**
+ * Drops `?notice=` (an action's redirect, see routes/panel/kit/forms.ts) from the address bar
+ * once the page has shown it, so a reload or a bookmark shows no notice again.
+ */
+function forgetNotice(): void {
+  const url = new URL(location.href);
+  if (!url.searchParams.has("notice")) return;
+  url.searchParams.delete("notice");
+  history.replaceState(history.state, "", url);
+}
+
 /** Applies the behaviours to the page. */
 export function enhance(): void {
   localTimes(document);
   submitOnce(document);
+  forgetNotice();
 }

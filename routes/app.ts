@@ -36,9 +36,10 @@ import {
   webhookDeliveryJob,
   type WebhookDeliveryOptions,
   WebhookDispatcher,
-} from "../lib/webhooks/dispatcher.ts";
+} from "../lib/webhooks/delivery/dispatcher.ts";
 import { createApi } from "./api/mod.ts";
-import { createCheckoutPages } from "./checkout.tsx";
+import { buildOpenApiDocument } from "./api/openapi_document.ts";
+import { createEmbeddedCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
 import { toApiError } from "./errors.ts";
 import { renderError } from "./html.tsx";
@@ -171,7 +172,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const api = createApi(services, authenticator);
   app.route("/", api);
   app.route("/", createStaticRoutes());
-  app.route("/", createCheckoutPages(services));
+  app.route("/", createEmbeddedCheckoutPages(services));
   app.route("/", createPayPages(services));
   app.route("/", createSandboxInbox(services));
   app.route("/", createProviderRoutes(services));
@@ -180,7 +181,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     createPanel({
       services,
       authenticator,
-      openApi: async () => await (await api.request("/api/v1/openapi.json")).json(),
+      openApi: () => buildOpenApiDocument(api, services),
     }),
   );
   app.notFound((c) =>

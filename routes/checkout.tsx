@@ -66,7 +66,7 @@ function CheckoutPage(props: { page: SessionPage; services: Services }) {
  * The checkout iframe (`embedUrl`): the page, framed only by the session's embedLink origin,
  * its state for the island, and code submission (CSRF-checked, rate-limited per session).
  */
-export function createCheckoutPages(services: Services): Hono<AppEnv> {
+export function createEmbeddedCheckoutPages(services: Services): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/checkout/:sessionId", async (c) => {
       const page = await loadSessionPage(services, c.req.param("sessionId"));

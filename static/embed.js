@@ -12,6 +12,11 @@
  * Callbacks: onReady, onProcessing, onComplete, onFail, onExpire, onCancel; each receives the
  * CHECKOUT_* message. The iframe follows CHECKOUT_RESIZE. Messages are accepted only from the
  * mounted iframe itself, at the embedUrl's origin; everything else is ignored.
+ *
+ * onError({code, message}) is called when the checkout cannot work, without it console.error
+ * gets the message: a browser that refuses to frame the checkout (this page's origin is not
+ * allowed) tells the page nothing, so no CHECKOUT_READY within readyTimeoutMs (default 10000)
+ * is reported as code "embed_not_ready".
  */
 (() => {
   "use strict";
@@ -24,6 +29,7 @@
     CHECKOUT_EXPIRED: "onExpire",
     CHECKOUT_CANCELED: "onCancel",
   };
+  const READY_TIMEOUT_MS = 10000;
   const MIN_HEIGHT = 120;
   const MAX_HEIGHT = 4000;
 
@@ -49,11 +55,35 @@
     iframe.style.border = "0";
     iframe.style.height = (options.initialHeight || 560) + "px";
 
+    const reportError = (error) => {
+      if (typeof options.onError === "function") options.onError(error);
+      else console.error(error.message);
+    };
+    const readyTimeoutMs = typeof options.readyTimeoutMs === "number"
+      ? options.readyTimeoutMs
+      : READY_TIMEOUT_MS;
+    let readyTimer = setTimeout(() => {
+      readyTimer = null;
+      reportError({
+        code: "embed_not_ready",
+        message: "Paystead: the checkout did not load within " + readyTimeoutMs + " ms. " +
+          "Most likely this page's origin (" + location.origin + ") may not embed it: it must " +
+          "be the origin of the session's embedLink and be listed in the allowed origins of the " +
+          "checkout settings. Otherwise check that embedUrl names an existing session and that " +
+          "the network reaches " + origin + ".",
+      });
+    }, readyTimeoutMs);
+    const stopReadyTimer = () => {
+      if (readyTimer !== null) clearTimeout(readyTimer);
+      readyTimer = null;
+    };
+
     const onMessage = (event) => {
       // Only the iframe we mounted, from the checkout's own origin, may talk to us.
       if (event.origin !== origin || event.source !== iframe.contentWindow) return;
       const message = event.data;
       if (!message || typeof message.type !== "string" || message.sessionId !== sessionId) return;
+      if (message.type === "CHECKOUT_READY") stopReadyTimer();
       if (message.type === "CHECKOUT_RESIZE") {
         const height = Number(message.height);
         if (isFinite(height)) {
@@ -72,6 +102,7 @@
     return {
       iframe: iframe,
       destroy() {
+        stopReadyTimer();
         globalThis.removeEventListener("message", onMessage);
         if (iframe.parentNode) iframe.parentNode.removeChild(iframe);
       },

@@ -20,7 +20,7 @@ import type { Fetch } from "../lib/providers/payu/http.ts";
 import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import type { HostResolver } from "../lib/webhooks/address_policy.ts";
-import type { WebhookDeliveryOptions } from "../lib/webhooks/dispatcher.ts";
+import type { WebhookDeliveryOptions } from "../lib/webhooks/delivery/dispatcher.ts";
 import { PAYU_TEST_ENV } from "./processes.ts";
 import { createApp, type PaysteadApp } from "../routes/app.ts";
 

@@ -418,3 +418,39 @@ Deno.test("[panel auth] one sign-in serves both environments on one host; the sw
     await t.close();
   }
 });
+
+Deno.test("[panel auth] the header names the user, or shows the e-mail of one without a name", async (t) => {
+  const app = await makeTestApp();
+  try {
+    const userMenu = async (email: string, name?: string) => {
+      const user = await addUser(app, { email, role: "MEMBER", name });
+      const agent = new PanelAgent(app);
+      await agent.signIn(user.email, user.password);
+      const html = await (await agent.get("/panel/account")).text();
+      const avatar = html.match(/<span class="avatar" aria-hidden="true">([^<]*)<\/span>/);
+      const label = html.match(/<span class="user-menu__name">([\s\S]*?)<\/span>/);
+      assert.ok(avatar && label, "the user menu's button");
+      return { avatar: avatar[1], label: label[1].replace(/<[^>]*>/g, "") };
+    };
+    await t.step("a name", async () => {
+      assert.deepEqual(await userMenu("ada@acme.test", "Ada Lovelace"), {
+        avatar: "A",
+        label: "Ada Lovelace",
+      });
+    });
+    await t.step("no name", async () => {
+      assert.deepEqual(await userMenu("grace@acme.test"), {
+        avatar: "G",
+        label: "grace@acme.test",
+      });
+    });
+    await t.step("a blank name", async () => {
+      assert.deepEqual(await userMenu("blank@acme.test", "   "), {
+        avatar: "B",
+        label: "blank@acme.test",
+      });
+    });
+  } finally {
+    await app.close();
+  }
+});

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
-import { verifyWebhook } from "../lib/webhooks/verify.ts";
+import { verifyWebhook } from "../examples/verify_webhook.ts";
+import { curlCommand } from "../lib/panel/curl.ts";
 import { startCheckoutServer } from "./e2e/helpers.ts";
 import { createTestOffer, expectError, makeTestApp, type TestApp } from "./helpers.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./panel_helpers.ts";
@@ -18,6 +19,21 @@ function secretIn(html: string): string {
 
 async function apiStatus(t: TestApp, secret: string): Promise<Response> {
   return await t.app.request("/api/v1/qr", { headers: { authorization: `Bearer ${secret}` } });
+}
+
+/** The text of the element with `id`, as a browser shows it. */
+function textOf(html: string, id: string): string {
+  const match = new RegExp(`<code id="${id}">([\\s\\S]*?)</code>`).exec(html);
+  assert.ok(match, `#${id} is on the page`);
+  return match[1].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+/** The texts of the list items of the first list with `listClass`. */
+function listItems(html: string, listClass: string): string[] {
+  const list = new RegExp(`<ul class="${listClass}">([\\s\\S]*?)</ul>`).exec(html);
+  assert.ok(list, `a ${listClass} list is on the page`);
+  return [...list[1].matchAll(/<li>([\s\S]*?)<\/li>/g)].map((item) => pageText(item[1]));
 }
 
 async function waitFor<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
@@ -544,5 +560,87 @@ Deno.test("[panel reference] every operation of the OpenAPI document has its anc
     );
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("[panel quick start] step 5's curl is the request it runs, embedded on an allowed origin", async () => {
+  // Checkout is embedded over https://, or http:// on localhost.
+  const url = "http://localhost:8000";
+  const { t, agent } = await signedInApp({ env: { PUBLIC_URL: url, SANDBOX_PUBLIC_URL: url } });
+  try {
+    const publicUrl = t.services.config.publicUrl;
+    const embedLink = `${publicUrl}/panel/developers/checkout/preview`;
+    const origin = new URL(embedLink).origin;
+    const page = await (await agent.get("/panel/developers/quickstart")).text();
+    assert.equal(
+      textOf(page, "qs-curl-checkout"),
+      curlCommand(publicUrl, "POST", "/api/v1/checkout-sessions/qr_...", { embedLink }),
+    );
+    await t.request("PUT", "/api/v1/checkout-settings", {
+      allowedOrigins: ["https://shop.example"],
+    });
+    const run = async (step: string, body: Record<string, unknown> = {}) => {
+      const response = await agent.postJson(`/panel/developers/quickstart/run/${step}`, body);
+      return { status: response.status, body: await response.json() };
+    };
+    const qrId = (await run("offer")).body.response.qrId;
+    const checkout = await run("checkout", { qrId });
+    assert.equal(checkout.status, 201, JSON.stringify(checkout.body));
+    assert.deepEqual(checkout.body.request, {
+      method: "POST",
+      path: `/api/v1/checkout-sessions/${qrId}`,
+      body: { embedLink },
+    });
+    assert.equal(checkout.body.response.embedLink, embedLink);
+    assert.equal((await run("checkout", { qrId })).status, 201, "runs again");
+    const settings = await (await t.request("GET", "/api/v1/checkout-settings")).json();
+    assert.deepEqual(settings.allowedOrigins, ["https://shop.example", origin]);
+    const exported = await (await agent.get("/panel/developers/config-transfer/export")).json();
+    assert.deepEqual(exported.checkout, { allowedOrigins: ["https://shop.example"] }, "own origin");
+
+    // The curl as shown, run against the API, is answered as the step was.
+    const copied = await t.request("POST", checkout.body.request.path, checkout.body.request.body);
+    assert.equal(copied.status, 201);
+    assert.equal((await copied.json()).embedLink, embedLink);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[panel developers] on FREE the upgrade card sells what BASIC adds; the API reference is open", async () => {
+  for (
+    const [access, quickstart] of [
+      ["role", "The interactive Quick Start"],
+      ["plan", "The interactive Quick Start, on ENTERPRISE"],
+    ]
+  ) {
+    const { t, agent } = await signedInApp({ plan: "FREE", env: { QUICKSTART_ACCESS: access } });
+    try {
+      const response = await agent.get("/panel/developers");
+      assert.equal(response.status, 403);
+      const html = await response.text();
+      assert.deepEqual(listItems(html, "ticks"), [
+        "API keys for your server, in sandbox and production",
+        "Signed webhooks with a delivery log, resends and test events",
+        "Embedded checkout on your own pages, with a live preview",
+        quickstart,
+      ], access);
+      assert.match(pageText(html), /The API reference is open on every plan\./);
+      const nav = /<nav class="nav"[\s\S]*?<\/nav>/.exec(html)![0];
+      assert.deepEqual(
+        [...nav.matchAll(/href="([^"]+)"/g)].map((link) => link[1]),
+        [
+          "/panel",
+          "/panel/payments",
+          "/panel/offers",
+          "/panel/team",
+          "/panel/developers",
+          "/panel/reference",
+        ],
+      );
+      assert.equal((await agent.get("/panel/reference")).status, 200);
+    } finally {
+      await t.close();
+    }
   }
 });

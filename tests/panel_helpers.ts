@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createUser } from "../lib/accounts/organisations.ts";
-import { updateUserPassword } from "../db/team.ts";
+import { updateUserPassword } from "../db/users.ts";
 import type { Plan, Role } from "../lib/plans.ts";
 import { csrfTokenOf } from "../lib/accounts/sessions.ts";
 import type { PasswordHasher } from "../lib/passwords.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { WebhookDispatcher } from "../lib/webhooks/dispatcher.ts";
-import { type AttemptBudget, claimDueAttempts, fanOutEvents } from "../lib/webhooks/outbox.ts";
-import { recordAttempts } from "../lib/webhooks/outcomes.ts";
+import { WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
+import { type AttemptBudget, claimDueAttempts } from "../lib/webhooks/delivery/claim.ts";
+import { fanOutEvents } from "../lib/webhooks/delivery/fan_out.ts";
+import { recordAttempts } from "../lib/webhooks/delivery/outcomes.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 import {
   advanceAndRun,

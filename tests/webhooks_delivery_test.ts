@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { verifyWebhook } from "../lib/webhooks/verify.ts";
+import { verifyWebhook } from "../examples/verify_webhook.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 import {
   advanceAndRun,

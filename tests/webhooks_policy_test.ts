@@ -5,11 +5,11 @@ import {
   type HostResolver,
   isPublicAddress,
 } from "../lib/webhooks/address_policy.ts";
-import { sendAttempt } from "../lib/webhooks/sender.ts";
-import { nextAttemptAt, parseRetryAfter } from "../lib/webhooks/retry.ts";
+import { sendAttempt } from "../lib/webhooks/delivery/sender.ts";
+import { nextAttemptAt, parseRetryAfter } from "../lib/webhooks/delivery/retry.ts";
 import { sign, webhookHeaders } from "../lib/webhooks/signing.ts";
 import { isSubscriptionPattern, subscribes } from "../lib/webhooks/subscriptions.ts";
-import { verifyWebhook, WebhookVerificationError } from "../lib/webhooks/verify.ts";
+import { verifyWebhook, WebhookVerificationError } from "../examples/verify_webhook.ts";
 import { startReceiver } from "./webhook_receiver.ts";
 
 Deno.test("[webhooks] only public unicast addresses count as public", () => {

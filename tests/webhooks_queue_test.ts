@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { webhookDeliveryJob, WebhookDispatcher } from "../lib/webhooks/dispatcher.ts";
-import { fanOutEvents } from "../lib/webhooks/outbox.ts";
+import { webhookDeliveryJob, WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
+import { fanOutEvents } from "../lib/webhooks/delivery/fan_out.ts";
 import { createTestOffer, createTestPayment, makeTestApp, type TestApp } from "./helpers.ts";
 import {
   advanceAndRun,

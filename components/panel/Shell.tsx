@@ -93,21 +93,40 @@ function EnvironmentSwitch(props: { chrome: PanelChrome }) {
   );
 }
 
+/** An e-mail address that wraps, when it must, before its "@" (then anywhere, if still too long). */
+function WrappingEmail(props: { email: string }) {
+  const at = props.email.lastIndexOf("@");
+  if (at < 1) return <>{props.email}</>;
+  return (
+    <>
+      {props.email.slice(0, at)}
+      <wbr />
+      {props.email.slice(at)}
+    </>
+  );
+}
+
 function UserMenu(props: { chrome: PanelChrome }) {
   const { user, org, organisations, csrf } = props.chrome;
   const others = organisations.filter((entry) => entry.slug !== org.slug);
+  // A blank name is no name: the e-mail says who is signed in.
+  const name = user.name?.trim() || null;
   return (
     <details class="menu user-menu">
       <summary class="user-menu__summary">
         <span class="avatar" aria-hidden="true">
-          {(user.name ?? user.email).trim().charAt(0).toUpperCase()}
+          {(name ?? user.email).charAt(0).toUpperCase()}
         </span>
-        <span class="user-menu__name">{user.name ?? user.email}</span>
+        <span class="user-menu__name">
+          {name ?? <WrappingEmail email={user.email} />}
+        </span>
       </summary>
       <div class="menu__panel menu__panel--right">
-        <p class="menu__heading">
-          {user.email}
-          <br />
+        <p class="menu__heading user-menu__who">
+          {name && <span class="user-menu__full-name">{name}</span>}
+          <span class="user-menu__email">
+            <WrappingEmail email={user.email} />
+          </span>
           <span class="muted">
             {user.role.charAt(0) + user.role.slice(1).toLowerCase()} of {org.name}
           </span>

@@ -3,12 +3,11 @@ import type { Store } from "../../db/client.ts";
 import {
   findOrganisation,
   findOrganisationBySlug,
-  findUserByEmail,
   insertMembership,
   insertOrganisation,
-  insertUser,
   updateOrganisationPlan,
 } from "../../db/organisations.ts";
+import { findUserByEmail, insertUser } from "../../db/users.ts";
 import type { AccountsSchema, OrganisationRow, UserRow } from "../../db/schema.ts";
 import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";

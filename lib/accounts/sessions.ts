@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Store } from "../../db/client.ts";
-import { findUserByEmail } from "../../db/organisations.ts";
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -19,12 +18,13 @@ import {
   findThrottleRows,
   saveThrottleRow,
 } from "../../db/sign_in_throttle.ts";
+import { listUserOrganisations } from "../../db/team.ts";
 import {
+  findUserByEmail,
   findUserById,
-  listUserOrganisations,
   updateUserPassword,
   upgradePasswordHash,
-} from "../../db/team.ts";
+} from "../../db/users.ts";
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../errors.ts";
 import { guessablePasswordProblem } from "../password_strength.ts";

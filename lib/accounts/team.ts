@@ -10,12 +10,7 @@ import {
   listOpenInvitations,
   revokeOpenInvitation,
 } from "../../db/invitations.ts";
-import {
-  findMembership,
-  findUserByEmail,
-  insertMembership,
-  insertUser,
-} from "../../db/organisations.ts";
+import { findMembership, insertMembership } from "../../db/organisations.ts";
 import {
   deleteUserSessionsInOrganisation,
   setSessionOrganisation,
@@ -29,6 +24,7 @@ import {
   type MemberRecord,
   updateMembershipRole,
 } from "../../db/team.ts";
+import { findUserByEmail, insertUser } from "../../db/users.ts";
 import { Email, parseField, RoleName } from "./organisations.ts";
 import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";

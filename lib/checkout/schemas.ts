@@ -5,7 +5,7 @@ import { SESSION_STATUSES } from "./status.ts";
 /** Most line items a session may carry. */
 const MAX_LINE_ITEMS = 100;
 /** Most origins an organisation may allow to embed its checkout. */
-const MAX_ALLOWED_ORIGINS = 20;
+export const MAX_ALLOWED_ORIGINS = 20;
 
 export const LineItem = z.strictObject({
   name: z.string().trim().min(1).max(200).meta({ ...NOT_BLANK, example: "Espresso beans 1 kg" }),

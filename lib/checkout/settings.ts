@@ -2,8 +2,9 @@ import type { Kysely } from "kysely";
 import { findAllowedOrigins, saveAllowedOrigins } from "../../db/checkout_settings.ts";
 import type { EnvironmentSchema } from "../../db/schema.ts";
 import type { OrgContext } from "../context.ts";
+import { ApiError } from "../errors.ts";
 import { parseAllowedOrigin } from "./origins.ts";
-import type { CheckoutSettings } from "./schemas.ts";
+import { type CheckoutSettings, MAX_ALLOWED_ORIGINS } from "./schemas.ts";
 
 async function allowedOrigins(db: Kysely<EnvironmentSchema>, orgId: number): Promise<string[]> {
   return JSON.parse(await findAllowedOrigins(db, orgId) ?? "[]");
@@ -29,6 +30,32 @@ export async function putCheckoutSettings(
   ];
   await ctx.write((trx) => saveAllowedOrigins(trx, ctx.orgId, JSON.stringify(origins), ctx.now()));
   return { allowedOrigins: origins };
+}
+
+/**
+ * Puts one origin on the allowlist, validated and normalised, unless it is there already; in one
+ * write, so an edit made meanwhile is kept.
+ */
+export async function addAllowedOrigin(
+  ctx: OrgContext,
+  raw: string,
+  param: string,
+): Promise<string> {
+  const origin = parseAllowedOrigin(raw, ctx.services.environment, param);
+  await ctx.write(async (trx) => {
+    const origins = await allowedOrigins(trx, ctx.orgId);
+    if (origins.includes(origin)) return;
+    if (origins.length >= MAX_ALLOWED_ORIGINS) {
+      throw new ApiError(
+        "parameter_invalid",
+        `'${param}': the allowlist has ${MAX_ALLOWED_ORIGINS} origins already; remove one first.`,
+        { param },
+      );
+    }
+    const saved = JSON.stringify([...origins, origin]);
+    await saveAllowedOrigins(trx, ctx.orgId, saved, ctx.now());
+  });
+  return origin;
 }
 
 /** Tells whether `origin` is on the organisation's allowlist. */

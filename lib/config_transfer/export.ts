@@ -7,11 +7,15 @@ import { CONFIG_FORMAT, CONFIG_VERSION, type ConfigBody } from "./format.ts";
 
 /**
  * The organisation's offers, webhook endpoints and checkout settings in this environment, as a
- * configuration file's body. Never secrets, never API keys: an import makes new ones.
+ * configuration file's body. Never secrets, never API keys: an import makes new ones. The
+ * allowlist leaves out this instance's own origin (the Quick Start's embedded preview): it means
+ * nothing in the other environment, and production refuses a plain-http localhost origin.
  */
 export async function exportConfig(ctx: OrgContext, orgSlug: string): Promise<ConfigBody> {
   const offers = (await listAllOffers(ctx.db, ctx.orgId)).map(toOffer);
   const endpoints = (await listAllWebhookEndpoints(ctx.db, ctx.orgId)).map(toWebhookEndpoint);
+  const { allowedOrigins } = await getCheckoutSettings(ctx);
+  const ownOrigin = new URL(ctx.services.config.publicUrl).origin;
   return {
     format: CONFIG_FORMAT,
     version: CONFIG_VERSION,
@@ -35,6 +39,6 @@ export async function exportConfig(ctx: OrgContext, orgSlug: string): Promise<Co
       description: endpoint.description,
       enabled: endpoint.enabled,
     })),
-    checkout: await getCheckoutSettings(ctx),
+    checkout: { allowedOrigins: allowedOrigins.filter((origin) => origin !== ownOrigin) },
   };
 }

@@ -7,6 +7,9 @@ import { parseMajorAmount } from "../money.ts";
  * very schema that checks the API call.
  */
 
+/** Reads one field of a submitted form as text ("" when absent). */
+export type FieldReader = (name: string) => string;
+
 /** Validates `value` with an API request schema; a failure is the 400 naming the field. */
 export function parseRequest<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value);

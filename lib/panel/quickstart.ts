@@ -10,11 +10,12 @@ import { newId } from "../ids.ts";
 import { type CreateOfferRequest, toOffer } from "../offers.ts";
 import { requireSandbox, toPayment } from "../payments/mod.ts";
 import {
-  createWebhookEndpoint,
+  createWebhookEndpointIn,
   toWebhookEndpoint,
-  updateWebhookEndpoint,
+  updateWebhookEndpointIn,
 } from "../webhooks/endpoints.ts";
-import { sandboxInboxUrl } from "../webhooks/sandbox_inbox.ts";
+import { listEndpointDeliveries } from "../webhooks/delivery_log.ts";
+import { listSandboxInboxRequests, sandboxInboxUrl } from "../webhooks/sandbox_inbox.ts";
 
 /** The offer the Quick Start creates. */
 export const QUICKSTART_OFFER: CreateOfferRequest = {
@@ -48,13 +49,11 @@ export async function setUpQuickstartReceiver(ctx: OrgContext): Promise<Quicksta
       created_at: ctx.services.clock.now(),
     });
     const url = sandboxInboxUrl(ctx.services.config.publicUrl, inbox.public_id);
-    // The endpoint functions write through this same transaction.
-    const joined: OrgContext = { ...ctx, db: trx, write: (work) => work(trx) };
     const [existing] = await findEndpointsWithUrl(trx, ctx.orgId, url);
     if (existing?.enabled === 1) return { inbox, url, endpoint: existing };
     const endpoint = existing
-      ? await updateWebhookEndpoint(joined, existing.public_id, { enabled: true })
-      : await createWebhookEndpoint(joined, {
+      ? await updateWebhookEndpointIn(trx, ctx, existing.public_id, { enabled: true })
+      : await createWebhookEndpointIn(trx, ctx, {
         url,
         events: ["*"],
         description: "Quick Start: the sandbox's built-in inbox",
@@ -66,8 +65,11 @@ export async function setUpQuickstartReceiver(ctx: OrgContext): Promise<Quicksta
 
 const SAMPLE_ID = "4f9TqYcW2mJx8bN3kL6pR1sV";
 
-/** What each Quick Start call returns, before the developer runs it: the API's real shapes. */
-export function quickstartSamples(publicUrl: string, now: number) {
+/**
+ * What each Quick Start call returns, before the developer runs it: the API's real shapes, the
+ * checkout session's for step 5's `embedLink`.
+ */
+export function quickstartSamples(publicUrl: string, now: number, embedLink: string) {
   const offerRow = {
     id: 0,
     public_id: `qr_${SAMPLE_ID}`,
@@ -138,8 +140,8 @@ export function quickstartSamples(publicUrl: string, now: number) {
     status,
     amount: offerRow.amount,
     currency: offerRow.currency,
-    embed_link: "https://shop.example/checkout",
-    embed_origin: "https://shop.example",
+    embed_link: embedLink,
+    embed_origin: new URL(embedLink).origin,
     success_url: null,
     cancel_url: null,
     line_items: null,
@@ -177,4 +179,34 @@ export async function findQuickstartReceiver(
   const url = sandboxInboxUrl(ctx.services.config.publicUrl, inbox.public_id);
   const [endpoint] = await findEndpointsWithUrl(ctx.db, ctx.orgId, url);
   return endpoint?.enabled === 1 ? { endpointId: endpoint.public_id, url } : null;
+}
+
+/** What the last step watches: the receiver endpoint's deliveries and what reached the inbox. */
+export async function quickstartFeed(ctx: OrgContext, endpointId: string) {
+  const [deliveries, inbox] = await Promise.all([
+    listEndpointDeliveries(ctx, endpointId, { limit: 10 }),
+    listSandboxInboxRequests(ctx, 10),
+  ]);
+  return {
+    deliveries: deliveries.data.map((delivery) => ({
+      id: delivery.id,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      status: delivery.status,
+      attempts: delivery.attempts.map((attempt) => ({
+        number: attempt.number,
+        responseStatus: attempt.responseStatus,
+        durationMs: attempt.durationMs,
+        succeeded: attempt.succeeded,
+        errorMessage: attempt.errorMessage,
+      })),
+    })),
+    inbox: inbox.map((request) => ({
+      receivedAt: new Date(request.receivedAt).toISOString(),
+      eventType: request.eventType,
+      webhookId: request.webhookId,
+      verified: request.verified,
+      verification: request.verification,
+    })),
+  };
 }

@@ -64,6 +64,23 @@ function exceedsPayment(payment: PaymentRecord, amount: number, explicit: boolea
 }
 
 /**
+ * How much a refund of `payment` takes: `requested`, or else all that is left to refund; the
+ * 409 or 400 a refund would get when the payment can't give that back.
+ */
+export function refundAmountOf(payment: PaymentRecord, requested: number | undefined): number {
+  if (payment.status !== "SUCCEEDED") {
+    throw new ApiError(
+      "payment_not_succeeded",
+      `The payment '${payment.public_id}' is ${payment.status}; only a SUCCEEDED payment can be refunded.`,
+    );
+  }
+  const left = payment.amount - payment.amount_refunded;
+  const amount = requested ?? left;
+  if (amount === 0 || amount > left) throw exceedsPayment(payment, amount, requested !== undefined);
+  return amount;
+}
+
+/**
  * Creates a PENDING refund of a succeeded payment and reserves its amount in the payment's
  * `amountRefunded`, in one transaction; writes `refund.created`. The provider is asked after
  * the commit, by the refunds job.
@@ -78,17 +95,11 @@ export async function createRefund(
   return await ctx.write(async (trx) => {
     const payment = await findPayment(trx, ctx.orgId, paymentId);
     if (!payment) throw notFound("payment", paymentId, "paymentId");
-    if (payment.status !== "SUCCEEDED") {
-      throw new ApiError(
-        "payment_not_succeeded",
-        `The payment '${paymentId}' is ${payment.status}; only a SUCCEEDED payment can be refunded.`,
-      );
-    }
-    const amount = input.amount ?? payment.amount - payment.amount_refunded;
+    const amount = refundAmountOf(payment, input.amount);
     // NOTE: the reservation is a conditional update inside the write transaction, so refunds
     // racing on one payment are decided one after another and never add up beyond its amount;
     // the table's CHECK constraint backs it up.
-    if (amount === 0 || !await reservePaymentRefund(trx, payment.id, amount, now)) {
+    if (!await reservePaymentRefund(trx, payment.id, amount, now)) {
       throw exceedsPayment(payment, amount, input.amount !== undefined);
     }
     const row = await insertRefund(trx, {

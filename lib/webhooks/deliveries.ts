@@ -15,7 +15,6 @@ import { findEnabledEndpoints, findWebhookEndpoint } from "../../db/webhook_endp
 import { toIso, toIsoOrNull } from "../clock.ts";
 import type { OrgContext } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
-import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
 import type { ListQuery, Page } from "../schemas.ts";
 import type {
@@ -24,7 +23,8 @@ import type {
   ResendEventRequest,
   WebhookDelivery,
 } from "./schemas.ts";
-import type { AttemptErrorCode } from "./sender.ts";
+import type { AttemptErrorCode } from "./delivery/sender.ts";
+import { newDeliveryRow } from "./delivery/new_delivery.ts";
 import { subscribes } from "./subscriptions.ts";
 
 function toWebhookAttempt(row: WebhookAttemptRow): WebhookDelivery["attempts"][number] {
@@ -134,20 +134,16 @@ export function resendEvent(
         ids.push(pending.id);
         continue;
       }
-      const created = await insertWebhookDelivery(trx, {
-        public_id: newId("webhookDelivery"),
-        org_id: ctx.orgId,
-        event_id: event.id,
-        endpoint_id: endpoint.id,
-        triggered_by: "RESEND",
-        status: "PENDING",
-        attempt_count: 0,
-        in_flight: 0,
-        next_attempt_at: now,
-        created_at: now,
-        updated_at: now,
-        completed_at: null,
-      });
+      const created = await insertWebhookDelivery(
+        trx,
+        newDeliveryRow({
+          orgId: ctx.orgId,
+          eventId: event.id,
+          endpointId: endpoint.id,
+          trigger: "RESEND",
+          now,
+        }),
+      );
       ids.push(created.id);
     }
     return withAttempts(trx, await findWebhookDeliveriesByIds(trx, ids));

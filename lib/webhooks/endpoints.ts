@@ -40,6 +40,7 @@ import type {
   UpdateWebhookEndpointRequest,
   WebhookEndpoint,
 } from "./schemas.ts";
+import { newDeliveryRow } from "./delivery/new_delivery.ts";
 import { generateSigningSecret } from "./signing.ts";
 import { TEST_EVENT_TYPE } from "./subscriptions.ts";
 
@@ -125,34 +126,53 @@ export async function createWebhookEndpoint(
   input: CreateWebhookEndpointRequest,
 ): Promise<WebhookEndpointRow> {
   await checkEndpointUrl(ctx.services, input.url);
-  return ctx.write(async (trx) => {
-    const count = await countWebhookEndpoints(trx, ctx.orgId);
-    if (count >= MAX_ENDPOINTS_PER_ORGANISATION) {
-      throw new ApiError(
-        "webhook_endpoint_limit_reached",
-        `An organisation can have at most ${MAX_ENDPOINTS_PER_ORGANISATION} webhook endpoints; ` +
-          "delete one, or subscribe an existing one to more events.",
-      );
-    }
-    const now = ctx.now();
-    return insertWebhookEndpoint(trx, {
-      public_id: newId("webhookEndpoint"),
-      org_id: ctx.orgId,
-      url: input.url,
-      description: input.description || null,
-      event_types: uniqueSubscriptions(input.events),
-      enabled: input.enabled ? 1 : 0,
-      disabled_reason: input.enabled ? null : "MANUAL",
-      disabled_at: input.enabled ? null : now,
-      secret: generateSigningSecret(),
-      previous_secret: null,
-      previous_secret_expires_at: null,
-      events_after_id: await latestEventId(trx),
-      failing_since: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    });
+  return ctx.write((trx) => insertEndpoint(trx, ctx, input));
+}
+
+/**
+ * Registers an endpoint as createWebhookEndpoint does, in the caller's transaction, for a service
+ * that writes more with it.
+ */
+export async function createWebhookEndpointIn(
+  trx: Kysely<EnvironmentSchema>,
+  ctx: OrgContext,
+  input: CreateWebhookEndpointRequest,
+): Promise<WebhookEndpointRow> {
+  await checkEndpointUrl(ctx.services, input.url);
+  return await insertEndpoint(trx, ctx, input);
+}
+
+async function insertEndpoint(
+  trx: Kysely<EnvironmentSchema>,
+  ctx: OrgContext,
+  input: CreateWebhookEndpointRequest,
+): Promise<WebhookEndpointRow> {
+  const count = await countWebhookEndpoints(trx, ctx.orgId);
+  if (count >= MAX_ENDPOINTS_PER_ORGANISATION) {
+    throw new ApiError(
+      "webhook_endpoint_limit_reached",
+      `An organisation can have at most ${MAX_ENDPOINTS_PER_ORGANISATION} webhook endpoints; ` +
+        "delete one, or subscribe an existing one to more events.",
+    );
+  }
+  const now = ctx.now();
+  return insertWebhookEndpoint(trx, {
+    public_id: newId("webhookEndpoint"),
+    org_id: ctx.orgId,
+    url: input.url,
+    description: input.description || null,
+    event_types: uniqueSubscriptions(input.events),
+    enabled: input.enabled ? 1 : 0,
+    disabled_reason: input.enabled ? null : "MANUAL",
+    disabled_at: input.enabled ? null : now,
+    secret: generateSigningSecret(),
+    previous_secret: null,
+    previous_secret_expires_at: null,
+    events_after_id: await latestEventId(trx),
+    failing_since: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
   });
 }
 
@@ -198,33 +218,53 @@ export async function updateWebhookEndpoint(
   input: UpdateWebhookEndpointRequest,
 ): Promise<WebhookEndpointRow> {
   if (input.url !== undefined) await checkEndpointUrl(ctx.services, input.url);
-  return ctx.write(async (trx) => {
-    const endpoint = await findForWrite(trx, ctx, endpointId);
-    const now = ctx.now();
-    const changes: Updateable<WebhookEndpointsTable> = { updated_at: now };
-    if (input.url !== undefined) changes.url = input.url;
-    if (input.events !== undefined) changes.event_types = uniqueSubscriptions(input.events);
-    if (input.description !== undefined) changes.description = input.description || null;
-    if (input.enabled === true && endpoint.enabled === 0) {
-      Object.assign(changes, {
-        enabled: 1,
-        disabled_reason: null,
-        disabled_at: null,
-        failing_since: null,
-        events_after_id: await latestEventId(trx),
-      });
-    }
-    if (input.enabled === false && endpoint.enabled === 1) {
-      Object.assign(changes, {
-        enabled: 0,
-        disabled_reason: "MANUAL",
-        disabled_at: now,
-        failing_since: null,
-      });
-      await cancelPendingDeliveries(trx, endpoint.id, ctx.services.clock.now());
-    }
-    return (await updateWebhookEndpointRow(trx, endpoint.id, changes))!;
-  });
+  return ctx.write((trx) => changeEndpoint(trx, ctx, endpointId, input));
+}
+
+/**
+ * Changes an endpoint as updateWebhookEndpoint does, in the caller's transaction, for a service
+ * that writes more with it. Not its URL: a new one is checked before any transaction.
+ */
+export function updateWebhookEndpointIn(
+  trx: Kysely<EnvironmentSchema>,
+  ctx: OrgContext,
+  endpointId: string,
+  input: Omit<UpdateWebhookEndpointRequest, "url">,
+): Promise<WebhookEndpointRow> {
+  return changeEndpoint(trx, ctx, endpointId, input);
+}
+
+async function changeEndpoint(
+  trx: Kysely<EnvironmentSchema>,
+  ctx: OrgContext,
+  endpointId: string,
+  input: UpdateWebhookEndpointRequest,
+): Promise<WebhookEndpointRow> {
+  const endpoint = await findForWrite(trx, ctx, endpointId);
+  const now = ctx.now();
+  const changes: Updateable<WebhookEndpointsTable> = { updated_at: now };
+  if (input.url !== undefined) changes.url = input.url;
+  if (input.events !== undefined) changes.event_types = uniqueSubscriptions(input.events);
+  if (input.description !== undefined) changes.description = input.description || null;
+  if (input.enabled === true && endpoint.enabled === 0) {
+    Object.assign(changes, {
+      enabled: 1,
+      disabled_reason: null,
+      disabled_at: null,
+      failing_since: null,
+      events_after_id: await latestEventId(trx),
+    });
+  }
+  if (input.enabled === false && endpoint.enabled === 1) {
+    Object.assign(changes, {
+      enabled: 0,
+      disabled_reason: "MANUAL",
+      disabled_at: now,
+      failing_since: null,
+    });
+    await cancelPendingDeliveries(trx, endpoint.id, ctx.services.clock.now());
+  }
+  return (await updateWebhookEndpointRow(trx, endpoint.id, changes))!;
 }
 
 /**
@@ -303,20 +343,16 @@ export function sendTestWebhook(
     });
     // Deliveries are scheduled on real time, whatever the organisation's sandbox clock says.
     const now = ctx.services.clock.now();
-    const delivery = await insertWebhookDelivery(trx, {
-      public_id: newId("webhookDelivery"),
-      org_id: ctx.orgId,
-      event_id: event.id,
-      endpoint_id: endpoint.id,
-      triggered_by: "TEST",
-      status: "PENDING",
-      attempt_count: 0,
-      in_flight: 0,
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
-    });
+    const delivery = await insertWebhookDelivery(
+      trx,
+      newDeliveryRow({
+        orgId: ctx.orgId,
+        eventId: event.id,
+        endpointId: endpoint.id,
+        trigger: "TEST",
+        now,
+      }),
+    );
     return {
       ...delivery,
       event_public_id: event.public_id,

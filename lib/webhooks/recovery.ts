@@ -13,6 +13,7 @@ import type { OrgContext } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { Timestamp } from "../schemas.ts";
+import { newDeliveryRow } from "./delivery/new_delivery.ts";
 import { SUBSCRIBABLE_EVENT_TYPES, subscribes } from "./subscriptions.ts";
 
 /** The most events one recovery may queue; a larger window is split by the caller. */
@@ -123,21 +124,16 @@ export function recoverEvents(
     const at = ctx.services.clock.now();
     await insertWebhookDeliveries(
       trx,
-      due.map((eventId) => ({
-        public_id: newId("webhookDelivery"),
-        org_id: ctx.orgId,
-        event_id: eventId,
-        endpoint_id: endpoint.id,
-        triggered_by: "RESEND",
-        recovery_id: recovery.id,
-        status: "PENDING",
-        attempt_count: 0,
-        in_flight: 0,
-        next_attempt_at: at,
-        created_at: at,
-        updated_at: at,
-        completed_at: null,
-      })),
+      due.map((eventId) =>
+        newDeliveryRow({
+          orgId: ctx.orgId,
+          eventId,
+          endpointId: endpoint.id,
+          trigger: "RESEND",
+          recoveryId: recovery.id,
+          now: at,
+        })
+      ),
     );
     return { recovery: toWebhookRecovery(recovery, endpoint.public_id), created: true };
   });

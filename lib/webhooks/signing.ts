@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Standard Webhooks' prefix of a signing secret. */
 export const SECRET_PREFIX = "whsec_";
@@ -34,4 +34,40 @@ export function webhookHeaders(input: {
     "webhook-signature": input.secrets
       .map((secret) => sign(secret, input.id, input.timestampSeconds, input.body)).join(" "),
   };
+}
+
+/** How far a receiver lets `webhook-timestamp` be from now (Standard Webhooks' 5 minutes). */
+export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+
+/**
+ * Checks a received delivery as a receiver would (the sandbox inbox): why its signature does not
+ * verify with any of `secrets` at `now`, or null when it does. Merchants' copy of this check is
+ * examples/verify_webhook.ts; this one reuses `sign`, so signing and checking cannot drift apart.
+ */
+export function signatureProblem(
+  body: string,
+  headers: Headers,
+  secrets: readonly string[],
+  now: number,
+): string | null {
+  const id = headers.get("webhook-id");
+  const timestamp = headers.get("webhook-timestamp");
+  const signatures = headers.get("webhook-signature");
+  if (!id || !timestamp || !signatures) {
+    return "Missing webhook-id, webhook-timestamp or webhook-signature header.";
+  }
+  if (!/^\d{1,12}$/.test(timestamp)) return "webhook-timestamp is not a Unix time in seconds.";
+  if (Math.abs(Math.floor(now / 1000) - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
+    return "webhook-timestamp is outside the tolerance window (a replay, or a wrong clock).";
+  }
+  const given = signatures.split(" ").map((entry) => Buffer.from(entry));
+  for (const secret of secrets) {
+    const expected = Buffer.from(sign(secret, id, Number(timestamp), body));
+    if (
+      given.some((entry) => entry.length === expected.length && timingSafeEqual(entry, expected))
+    ) {
+      return null;
+    }
+  }
+  return "No webhook-signature matches a signing secret.";
 }

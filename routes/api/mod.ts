@@ -14,7 +14,7 @@ import { checkoutSettings } from "./checkout_settings.ts";
 import { events } from "./events.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
-import { completeDocument } from "./openapi_document.ts";
+import { buildOpenApiDocument } from "./openapi_document.ts";
 import { payments, paymentsAlias } from "./payments.ts";
 import { paymentRefunds, refunds } from "./refunds.ts";
 import { sandbox } from "./sandbox.ts";
@@ -80,17 +80,7 @@ export function createApi(
   });
   let document: unknown;
   api.get("/api/v1/openapi.json", (c) => {
-    document ??= completeDocument(api.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: {
-        title: "Paystead API",
-        version: "1",
-        description: `The ${services.environment} environment of Paystead: offers, hosted ` +
-          "payments, checkout sessions, refunds, subscriptions, events and webhooks.",
-      },
-      servers: [{ url: services.config.publicUrl, description: services.environment }],
-      security: [{ bearerAuth: [] }],
-    }));
+    document ??= buildOpenApiDocument(api, services);
     return c.json(document);
   });
   api.route("/api/v1", v1);

@@ -1,5 +1,8 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Services } from "../../lib/context.ts";
 import { eventSchemaName } from "../../lib/event_schemas.ts";
 import { EVENT_TYPES } from "../../lib/events.ts";
+import type { AppEnv } from "../env.ts";
 
 /** A loose view of the generated OpenAPI document, enough to complete it. */
 type Json = Record<string, unknown>;
@@ -140,10 +143,28 @@ function webhooks(): Json {
 }
 
 /**
+ * The OpenAPI document of `api`, generated from its routes' schemas and completed: what
+ * `/api/v1/openapi.json` serves and the panel's API reference shows.
+ */
+export function buildOpenApiDocument(api: OpenAPIHono<AppEnv>, services: Services): unknown {
+  return completeDocument(api.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "Paystead API",
+      version: "1",
+      description: `The ${services.environment} environment of Paystead: offers, hosted ` +
+        "payments, checkout sessions, refunds, subscriptions, events and webhooks.",
+    },
+    servers: [{ url: services.config.publicUrl, description: services.environment }],
+    security: [{ bearerAuth: [] }],
+  }));
+}
+
+/**
  * Completes the generated document: every status an operation can answer with its headers,
  * defaults that do not make fields required, tag descriptions and the webhooks section.
  */
-export function completeDocument<T>(document: T): T {
+function completeDocument<T>(document: T): T {
   const doc = document as Json & {
     paths: Record<string, Record<string, Operation>>;
     components: Json;

@@ -1,8 +1,9 @@
 import { type Browser, chromium, type Page } from "playwright-core";
+import type { Environment } from "../../lib/config.ts";
 import { makeTestApp, type TestApp } from "../helpers.ts";
 import { DEBIAN_CHROMIUM } from "../support/setup.ts";
 
-const SCREENSHOTS = new URL("./screenshots", import.meta.url);
+const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
 
 /** Debian's Chromium (or `CHROMIUM_BIN`), headless, with a fresh profile, nothing phoning home. */
 export function launchBrowser(): Promise<Browser> {
@@ -34,6 +35,14 @@ export function collectErrors(page: Page): string[] {
   return errors;
 }
 
+/** Signs in on the panel's sign-in page, where `/panel` leads someone not signed in. */
+export async function signIn(page: Page, origin: string, email: string, password: string) {
+  await page.goto(`${origin}/panel`);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png (git-ignored). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await Deno.mkdir(SCREENSHOTS, { recursive: true });
@@ -47,8 +56,13 @@ export interface CheckoutServer {
   close(): Promise<void>;
 }
 
-/** Starts the checkout service on 127.0.0.1 with a manual clock the test moves. */
-export async function startCheckoutServer(): Promise<CheckoutServer> {
+/**
+ * Starts the service on 127.0.0.1 with a manual clock the test moves; the sandbox unless told
+ * otherwise.
+ */
+export async function startCheckoutServer(
+  environment: Environment = "sandbox",
+): Promise<CheckoutServer> {
   // The app needs the server's port for its public URL, so it is built after the server starts.
   const built: { app?: TestApp } = {};
   const server = Deno.serve(
@@ -57,7 +71,8 @@ export async function startCheckoutServer(): Promise<CheckoutServer> {
       built.app ? built.app.app.fetch(request) : new Response("starting", { status: 503 }),
   );
   const origin = `http://127.0.0.1:${server.addr.port}`;
-  const t = await makeTestApp({ env: { PUBLIC_URL: origin, SANDBOX_PUBLIC_URL: origin } });
+  const own = environment === "sandbox" ? "SANDBOX_PUBLIC_URL" : "PRODUCTION_PUBLIC_URL";
+  const t = await makeTestApp({ environment, env: { PUBLIC_URL: origin, [own]: origin } });
   built.app = t;
   return {
     t,

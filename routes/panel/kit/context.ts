@@ -9,8 +9,8 @@ export interface PanelDeps {
   services: Services;
   /** Forgotten keys must stop working at once in this process (the API caches keys briefly). */
   authenticator: ApiKeyAuthenticator;
-  /** The API's OpenAPI document, as `/api/v1/openapi.json` serves it. */
-  openApi: () => Promise<unknown>;
+  /** Builds the API's OpenAPI document, as `/api/v1/openapi.json` serves it. */
+  openApi: () => unknown;
 }
 
 /** Variables of a signed-in panel request. */

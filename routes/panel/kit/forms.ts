@@ -83,7 +83,10 @@ export function problemOfForm(problem: FormProblem | null | undefined, shown: st
   return problem.message;
 }
 
-/** Sends the browser back to a page after an action, with a notice the page knows by key. */
+/**
+ * Sends the browser back to a page after an action, with a notice the page knows by key. The
+ * page shows it once: the islands' client drops `notice` from the address bar (islands/enhance.ts).
+ */
 export function redirectWith(c: Context, path: string, notice?: string): Response {
   const separator = path.includes("?") ? "&" : "?";
   return c.redirect(notice ? `${path}${separator}notice=${notice}` : path, 303);

@@ -1,0 +1,86 @@
+import type { PanelSession } from "../accounts/sessions.ts";
+import { can } from "../accounts/access.ts";
+import { apiKeyStatus, listApiKeysOf } from "../api_keys.ts";
+import type { OrgContext } from "../context.ts";
+import { listPayments, type PaymentRecord } from "../payments/mod.ts";
+import { type ProviderStatus, providerStatus } from "../providers/status.ts";
+import { listWebhookEndpoints, MAX_ENDPOINTS_PER_ORGANISATION } from "../webhooks/endpoints.ts";
+import { offerNamesOf, type PaymentOverview, paymentOverview } from "./insights.ts";
+
+/** The home page's period. */
+export const CHART_DAYS = 30;
+
+/** What production needs before it takes real payments, as the empty home lists it. */
+export interface GoLiveChecklist {
+  provider: ProviderStatus;
+  /** Production keys that work now: active, or expiring after a roll. */
+  usableApiKeys: number;
+  /** Webhook endpoints that receive events. */
+  enabledWebhookEndpoints: number;
+}
+
+/** Everything the home page shows. */
+export interface HomeOverview {
+  greeting: string;
+  description: string;
+  overview: PaymentOverview;
+  recent: PaymentRecord[];
+  offerNames: Map<number, string>;
+  /** The sandbox's Quick Start, offered when nothing was paid and the viewer may open it. */
+  quickstart: boolean;
+  /** Production with nothing paid, to someone who sets up the integration; else null. */
+  goLive: GoLiveChecklist | null;
+}
+
+/** Greets the viewer by full name, or by e-mail address when they gave no name. */
+function greetingOf(session: Pick<PanelSession, "name" | "email">): string {
+  return `Hello, ${session.name ?? session.email}`;
+}
+
+async function goLiveChecklist(ctx: OrgContext): Promise<GoLiveChecklist> {
+  const { services } = ctx;
+  const now = services.clock.now();
+  const [keys, endpoints] = await Promise.all([
+    listApiKeysOf(services.store, ctx.orgId),
+    listWebhookEndpoints(ctx, { limit: MAX_ENDPOINTS_PER_ORGANISATION }),
+  ]);
+  return {
+    provider: providerStatus(services),
+    usableApiKeys: keys.filter((key) => {
+      const status = apiKeyStatus(key, now);
+      return status === "ACTIVE" || status === "EXPIRING";
+    }).length,
+    enabledWebhookEndpoints: endpoints.data.filter((endpoint) => endpoint.enabled === 1).length,
+  };
+}
+
+/**
+ * Loads the home page of `session`: the last CHART_DAYS days in `currency` (else the busiest),
+ * the latest payments and, when nothing was paid, how to start in this environment.
+ */
+export async function homeOverview(
+  ctx: OrgContext,
+  session: PanelSession,
+  currency: string | undefined,
+): Promise<HomeOverview> {
+  const { services } = ctx;
+  const overview = await paymentOverview(ctx, { days: CHART_DAYS, currency });
+  const recent = await listPayments(ctx, { limit: 6 });
+  const subject = { role: session.role, plan: session.org.plan };
+  const access = services.config.quickstartAccess;
+  const empty = overview.currency === null;
+  const sandbox = services.environment === "sandbox";
+  return {
+    greeting: greetingOf(session),
+    description: `${session.org.name} in ${
+      sandbox ? "the sandbox" : "production"
+    }, last ${CHART_DAYS} days (UTC).`,
+    overview,
+    recent: recent.data,
+    offerNames: await offerNamesOf(ctx, recent.data),
+    quickstart: empty && sandbox && can("quickstart", subject, access),
+    goLive: empty && !sandbox && can("developers", subject, access)
+      ? await goLiveChecklist(ctx)
+      : null,
+  };
+}

@@ -1,0 +1,114 @@
+import type { OrgContext } from "../context.ts";
+import { formatMajorAmount } from "../money.ts";
+import { getPayment, listPayments, type PaymentRecord, paymentUrl } from "../payments/mod.ts";
+import { ListPaymentsQuery } from "../payments/schemas.ts";
+import { createRefund, refundAmountOf, type RefundRecord } from "../refunds/mod.ts";
+import { CreateRefundRequest } from "../refunds/schemas.ts";
+import { type FieldReader, parseAmountField, parseRequest } from "./forms.ts";
+import { offerNamesOf, type PaymentDetail, paymentDetail } from "./insights.ts";
+
+/** The payments page: one page of the list, as filtered. */
+export interface PaymentList {
+  payments: PaymentRecord[];
+  offerNames: Map<number, string>;
+  status?: string;
+  qrId?: string;
+  /** The id the next (older) page starts after, or null on the last page. */
+  nextAfter: string | null;
+}
+
+/** Loads a page of payments, newest first, by status and offer; 400 for an unknown status. */
+export async function loadPaymentList(
+  ctx: OrgContext,
+  filter: { status?: string; qrId?: string; startingAfter?: string },
+): Promise<PaymentList> {
+  const { status, qrId, startingAfter } = filter;
+  const query = parseRequest(ListPaymentsQuery, {
+    limit: "25",
+    ...(status && { status }),
+    ...(qrId && { qrId }),
+    ...(startingAfter && { startingAfter }),
+  });
+  const page = await listPayments(ctx, query);
+  return {
+    payments: page.data,
+    offerNames: await offerNamesOf(ctx, page.data),
+    status,
+    qrId,
+    nextAfter: page.hasMore ? page.data.at(-1)!.public_id : null,
+  };
+}
+
+/** A payment's page: its detail, the offer it is for and where the customer pays it. */
+export interface PaymentView {
+  detail: PaymentDetail;
+  offerName: string;
+  metadata: [string, string][];
+  paymentPageUrl: string;
+}
+
+/** Loads a payment's page, or throws 404. */
+export async function loadPaymentView(
+  ctx: OrgContext,
+  paymentId: string,
+  publicUrl: string,
+): Promise<PaymentView> {
+  const detail = await paymentDetail(ctx, paymentId);
+  const { payment } = detail;
+  const names = await offerNamesOf(ctx, [payment]);
+  return {
+    detail,
+    offerName: names.get(payment.offer_id) ?? payment.qr_id,
+    metadata: Object.entries(JSON.parse(payment.metadata) as Record<string, string>),
+    paymentPageUrl: paymentUrl(publicUrl, payment.public_id),
+  };
+}
+
+/** A refund checked against its payment: exactly what confirming it gives back. */
+export interface RefundReview {
+  amount: number;
+  currency: string;
+  /** The amount in major units, as the refund form takes it back: "12.50". */
+  amountText: string;
+  reason: string;
+}
+
+/** The refund form's amount is in major units, "" for all that is left. */
+function refundRequestFor(payment: PaymentRecord, field: FieldReader): CreateRefundRequest {
+  const amount = field("amount").trim();
+  const reason = field("reason").trim();
+  return parseRequest(CreateRefundRequest, {
+    ...(amount !== "" && { amount: parseAmountField(amount, payment.currency, "amount") }),
+    ...(reason !== "" && { reason }),
+  });
+}
+
+/** Makes the refund a form asks for, its amount read in the payment's currency. */
+export async function refundFromForm(
+  ctx: OrgContext,
+  paymentId: string,
+  field: FieldReader,
+): Promise<RefundRecord> {
+  const payment = await getPayment(ctx, paymentId);
+  return await createRefund(ctx, paymentId, refundRequestFor(payment, field));
+}
+
+/**
+ * Checks a refund form against the payment without refunding anything: the amount confirming
+ * it would give back, or the error the refund itself would get.
+ */
+export async function reviewRefund(
+  ctx: OrgContext,
+  paymentId: string,
+  field: FieldReader,
+): Promise<RefundReview> {
+  const payment = await getPayment(ctx, paymentId);
+  const request = refundRequestFor(payment, field);
+  const amount = refundAmountOf(payment, request.amount);
+  return {
+    amount,
+    currency: payment.currency,
+    amountText: formatMajorAmount(amount, payment.currency),
+    reason: request.reason ?? "",
+  };
+}

@@ -1,0 +1,118 @@
+import type { Kysely } from "kysely";
+import type { EnvironmentSchema, NewWebhookDelivery } from "../../../db/schema.ts";
+import { insertWebhookDeliveries } from "../../../db/webhook_deliveries.ts";
+import { findEnabledEndpoints } from "../../../db/webhook_endpoints.ts";
+import {
+  advanceFanoutCursor,
+  listEventsAfter,
+  readFanoutCursor,
+  readOutboxPosition,
+} from "../../../db/webhook_fanout.ts";
+import { signingSecrets } from "../endpoints.ts";
+import { subscribes } from "../subscriptions.ts";
+import type { AttemptBudget, ClaimedAttempt } from "./claim.ts";
+import { newDeliveryRow } from "./new_delivery.ts";
+
+const NONE: ReadonlySet<number> = new Set();
+
+/** What fanning out one batch of events did. */
+export interface FanOutResult {
+  /** The cursor after the batch: every event up to this id has its deliveries. */
+  lastEventId: number;
+  events: number;
+  /** The most events this fan-out could take. */
+  limit: number;
+  deliveries: number;
+  /** Deliveries leased as they were made, for an attempt right away. */
+  claimed: ClaimedAttempt[];
+}
+
+/**
+ * Turns events recorded since the cursor into one delivery per subscribed endpoint and moves
+ * the cursor, in the caller's write transaction. The API's own transaction only writes its
+ * event (the outbox row); this runs after its commit, so fan-out costs the API nothing, and
+ * because cursor and deliveries commit together, no event is fanned out twice or skipped.
+ * Events of a `paused` organisation (FREE) get no delivery: they stay in the event log, where
+ * the organisation can recover them after an upgrade.
+ *
+ * A delivery due at once to an endpoint with room in `budget` is made already leased: a fresh
+ * event reaches its receivers with one write, and a delivery needs no separate claim. The
+ * caller sizes `limit` to its free slots, so a backlog waits as events (the outbox is the
+ * queue) rather than being copied into deliveries far ahead of sending.
+ */
+export async function fanOutEvents(
+  trx: Kysely<EnvironmentSchema>,
+  input: {
+    now: number;
+    firstAttemptDelayMs: number;
+    limit: number;
+    leaseMs: number;
+    budget: AttemptBudget;
+    /** Organisations whose events are not delivered (FREE); none when omitted. */
+    paused?: ReadonlySet<number>;
+  },
+): Promise<FanOutResult> {
+  const { now, budget } = input;
+  const cursor = await readFanoutCursor(trx);
+  const { latest, floor } = await readOutboxPosition(trx);
+  // Events no endpoint can receive are passed over in one step, not fanned out batch by batch.
+  const from = Math.max(cursor, floor ?? latest);
+  const events = await listEventsAfter(trx, from, input.limit);
+  if (events.length === 0) {
+    if (from > cursor) await advanceFanoutCursor(trx, from);
+    return { lastEventId: from, events: 0, limit: input.limit, deliveries: 0, claimed: [] };
+  }
+  const orgIds = new Set(events.map((event) => event.org_id)).difference(input.paused ?? NONE);
+  const endpoints = await findEnabledEndpoints(trx, [...orgIds]);
+  const byOrg = Map.groupBy(
+    endpoints.map((endpoint) => ({ ...endpoint, patterns: JSON.parse(endpoint.event_types) })),
+    (endpoint) => endpoint.org_id,
+  );
+  const rows: NewWebhookDelivery[] = [];
+  const leased = new Map<string, ClaimedAttempt>();
+  for (const event of events) {
+    for (const endpoint of byOrg.get(event.org_id) ?? []) {
+      if (event.id <= endpoint.events_after_id || !subscribes(endpoint.patterns, event.type)) {
+        continue;
+      }
+      const lease = input.firstAttemptDelayMs === 0 && budget.capacityOf(endpoint.id) > 0;
+      if (lease) {
+        budget.take(endpoint.id);
+        leased.set(`${event.id}:${endpoint.id}`, {
+          deliveryId: 0,
+          attempt: 1,
+          orgId: event.org_id,
+          endpointId: endpoint.id,
+          trigger: "EVENT",
+          eventId: event.public_id,
+          payload: event.payload,
+          url: endpoint.url,
+          secrets: signingSecrets(endpoint, now),
+        });
+      }
+      rows.push(newDeliveryRow({
+        orgId: event.org_id,
+        eventId: event.id,
+        endpointId: endpoint.id,
+        trigger: "EVENT",
+        now,
+        dueAt: now + input.firstAttemptDelayMs,
+        ...(lease && { leasedUntil: now + input.leaseMs }),
+      }));
+    }
+  }
+  const claimed: ClaimedAttempt[] = [];
+  for (const inserted of await insertWebhookDeliveries(trx, rows)) {
+    const attempt = leased.get(`${inserted.event_id}:${inserted.endpoint_id}`);
+    if (attempt) claimed.push({ ...attempt, deliveryId: inserted.id });
+  }
+  const lastEventId = events[events.length - 1].id;
+  await advanceFanoutCursor(trx, lastEventId);
+  return {
+    lastEventId,
+    events: events.length,
+    limit: input.limit,
+    deliveries: rows.length,
+    claimed,
+  };
+}

@@ -1,0 +1,102 @@
+import { Hono } from "hono";
+import { changePassword, signOut, switchOrganisation } from "../../../lib/accounts/sessions.ts";
+import type { Services } from "../../../lib/context.ts";
+import { renderPage } from "../../html.tsx";
+import type { PanelContext, PanelEnv } from "../kit/context.ts";
+import {
+  attempt,
+  field,
+  type FormProblem,
+  noticeOf,
+  readForm,
+  redirectWith,
+} from "../kit/forms.ts";
+import { renderPanel } from "../kit/render.tsx";
+import { clearSessionCookie, clientInfo } from "../kit/session.ts";
+import { AccountPage, ChoosePasswordPage } from "./pages.tsx";
+
+const NOTICES = {
+  "password-changed": "Your password is changed. Your other sessions were signed out.",
+} as const;
+
+function renderChoosePassword(
+  services: Services,
+  c: PanelContext,
+  problem: FormProblem | null,
+  status = 200,
+): Response {
+  return renderPage(
+    c,
+    <ChoosePasswordPage
+      environment={services.environment}
+      session={c.get("session")}
+      problem={problem}
+    />,
+    { status },
+  );
+}
+
+function renderAccount(
+  services: Services,
+  c: PanelContext,
+  problem: FormProblem | null,
+  status = 200,
+): Promise<Response> {
+  return renderPanel(services, c, {
+    title: "Account",
+    current: "account",
+    status,
+    body: (
+      <AccountPage session={c.get("session")} notice={noticeOf(c, NOTICES)} problem={problem} />
+    ),
+  });
+}
+
+/**
+ * The signed-in user's account, mounted at `/panel`: `/account`, `/password` (also the only
+ * page of a one-time password), `/sign-out` and `/switch-organisation`.
+ */
+export function createAccountArea(services: Services): Hono<PanelEnv> {
+  const { accounts, clock, config } = services;
+
+  return new Hono<PanelEnv>()
+    .get("/account", (c) => renderAccount(services, c, null))
+    .get("/password", (c) => {
+      if (!c.get("session").passwordChangeRequired) return c.redirect("/panel/account", 303);
+      return renderChoosePassword(services, c, null);
+    })
+    .post("/password", async (c) => {
+      const session = c.get("session");
+      const form = await readForm(c);
+      const result = await attempt(() =>
+        changePassword(accounts, session, {
+          current: field(form, "current"),
+          password: field(form, "password"),
+          confirm: field(form, "confirm"),
+          client: clientInfo(c, config.trustedProxies),
+          now: clock.now(),
+        }, services.passwords)
+      );
+      if (!result.ok) {
+        for (const [name, value] of Object.entries(result.problem.headers ?? {})) {
+          c.header(name, value);
+        }
+        return session.passwordChangeRequired
+          ? renderChoosePassword(services, c, result.problem, result.problem.status)
+          : renderAccount(services, c, result.problem, result.problem.status);
+      }
+      return session.passwordChangeRequired
+        ? redirectWith(c, "/panel", "welcome")
+        : redirectWith(c, "/panel/account", "password-changed");
+    })
+    .post("/sign-out", async (c) => {
+      await signOut(accounts, c.get("session").id);
+      clearSessionCookie(c, config);
+      return redirectWith(c, "/panel/sign-in", "signed-out");
+    })
+    .post("/switch-organisation", async (c) => {
+      const form = await readForm(c);
+      await switchOrganisation(accounts, c.get("session"), field(form, "org"));
+      return c.redirect("/panel", 303);
+    });
+}

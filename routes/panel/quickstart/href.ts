@@ -1,0 +1,2 @@
+/** Where the Quick Start is mounted (under Developers); its island calls within it. */
+export const QUICKSTART_HREF = "/panel/developers/quickstart";

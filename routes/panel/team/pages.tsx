@@ -1,0 +1,62 @@
+import { Notice, OnceValue, PageHeader } from "../../../components/panel/ui.tsx";
+import type { QuickstartAccess } from "../../../lib/accounts/access.ts";
+import type { PanelSession } from "../../../lib/accounts/sessions.ts";
+import {
+  INVITATION_TTL_MS,
+  type Member,
+  type PendingInvitation,
+} from "../../../lib/accounts/team.ts";
+import type { Form, FormProblem } from "../kit/forms.ts";
+import { InvitationsCard } from "./invitations.tsx";
+import { MembersCard } from "./members.tsx";
+import { PlanCard } from "./plan_card.tsx";
+
+/** What the team page shows after an action: a new link, or a refused form and its values. */
+export interface TeamOutcome {
+  invited?: { email: string; link: string };
+  values?: Form;
+  problem?: FormProblem | null;
+}
+
+/** The team: members and their roles, invitations, and the organisation's plan. */
+export function TeamPage(props: {
+  session: PanelSession;
+  team: { members: Member[]; invitations: PendingInvitation[] };
+  manage: boolean;
+  notice: string | null;
+  outcome: TeamOutcome;
+  quickstartAccess: QuickstartAccess;
+}) {
+  const { session, team, manage, notice, outcome } = props;
+  const problem = outcome.problem ?? null;
+  return (
+    <>
+      <PageHeader
+        title="Team and plan"
+        description={`Who can use ${session.org.name}'s panel, and what for.`}
+      />
+      {notice && <Notice tone="success">{notice}</Notice>}
+      {outcome.invited && (
+        <Notice tone="success" title={`Invitation for ${outcome.invited.email} created`}>
+          <p>
+            Send this link to them yourself (Paystead sends no e-mail). It works once, for{" "}
+            {INVITATION_TTL_MS / 86_400_000} days, and is not shown again.
+          </p>
+          <OnceValue id="invite-link" value={outcome.invited.link} label="Invitation link" />
+        </Notice>
+      )}
+      {problem && !outcome.values && <Notice tone="error">{problem.message}</Notice>}
+      <MembersCard session={session} members={team.members} manage={manage} />
+      {(manage || team.invitations.length > 0) && (
+        <InvitationsCard
+          session={session}
+          invitations={team.invitations}
+          manage={manage}
+          values={outcome.values ?? {}}
+          formProblem={outcome.values ? problem : null}
+        />
+      )}
+      <PlanCard plan={session.org.plan} quickstartAccess={props.quickstartAccess} />
+    </>
+  );
+}
