@@ -47,9 +47,9 @@ export function afterCommitOf<S>(trx: Kysely<S>, action: () => void): void {
 
 /**
  * Runs write transactions one batch at a time (group commit): every write waiting when a batch
- * starts shares its transaction, each inside its own savepoint, and its commit. A write's promise
- * settles only after its batch is committed and durable, so an acknowledged write survives a
- * crash. While a batch's fsync runs the event loop keeps serving requests, and the writes they
+ * starts shares its transaction, each inside its own savepoint (but for one-statement writes), and
+ * its commit. A write's promise settles only after its batch is committed and durable, so an
+ * acknowledged write survives a crash. While a batch's fsync runs the event loop keeps serving requests, and the writes they
  * make wait to share the next commit.
  */
 export class GroupCommitWriter<S> {
