@@ -1,7 +1,7 @@
 import { type Client, createClient, type InArgs } from "@libsql/client";
 import { Kysely, sql } from "kysely";
 import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
-import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
+import { libsqlKysely, type StatementExecutor } from "./libsql_dialect.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
 import { StorageHealth, StorageOpenError, StorageUnavailableError } from "./storage_health.ts";
 import { WalSync } from "./wal_sync.ts";
@@ -175,7 +175,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       await sql.raw(`PRAGMA user_version = ${Number(rows[0].user_version)}`).execute(trx);
     })
   );
-  const db = new Kysely<S>({ dialect: new LibsqlDialect(() => reader) });
+  const db = libsqlKysely<S>(() => reader);
   return {
     url,
     db,

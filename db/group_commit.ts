@@ -1,5 +1,5 @@
-import { Kysely } from "kysely";
-import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
+import type { Kysely } from "kysely";
+import { libsqlKysely, type StatementExecutor } from "./libsql_dialect.ts";
 import type { StorageHealth } from "./storage_health.ts";
 
 /** An open write transaction handed out by the database connection. */
@@ -81,15 +81,13 @@ export class GroupCommitWriter<S> {
     this.#openBatch = openBatch;
     this.#health = health;
     this.#maxBatchSize = maxBatchSize;
-    this.#trx = new Kysely<S>({
-      dialect: new LibsqlDialect(() => {
-        if (this.#current === null) {
-          throw new Error("This transaction has ended; run queries inside the write() callback.");
-        }
-        this.#statements++;
-        if (this.#currentItem?.single) return this.#singleStatement(this.#current);
-        return this.#current;
-      }),
+    this.#trx = libsqlKysely<S>(() => {
+      if (this.#current === null) {
+        throw new Error("This transaction has ended; run queries inside the write() callback.");
+      }
+      this.#statements++;
+      if (this.#currentItem?.single) return this.#singleStatement(this.#current);
+      return this.#current;
     });
     writers.set(this.#trx, this as GroupCommitWriter<unknown>);
   }
