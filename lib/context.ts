@@ -10,33 +10,24 @@ import type { PasswordHasher } from "./passwords.ts";
 import type { BackupStatus } from "./ops/backup_status.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
-import type { PaymentRecord } from "../db/payments.ts";
-import type { PaymentStatus } from "./payments/status.ts";
+import type { PaymentTransitionHook } from "./payments/hooks.ts";
 import type { HostResolver } from "./webhooks/address_policy.ts";
 
 /**
- * Runs `work` in a write transaction of the environment database and resolves with its value.
- * It may resolve before the commit (an idempotent request's write commits together with its
- * stored response), and a request writes once: what must follow the commit (waking a job) is
- * registered inside `work` with `afterCommit(trx, ...)`.
+ * The write contract of a request (`ctx.write`): runs `work` in a write transaction of the
+ * environment database and resolves with its value, possibly BEFORE the commit, and a request
+ * calls it at most once. Under an Idempotency-Key the write commits together with the stored
+ * response (lib/idempotency.ts) and a second call is refused; without one it is the store's own
+ * write. Code is written for the first case everywhere: what must follow the commit (waking a
+ * job) is registered inside `work` with `afterCommit(trx, ...)`, and a step that must be on disk
+ * before something else happens (a provider call) uses `services.store.write`, which resolves
+ * after its commit.
  */
 export type EnvironmentWrite = <T>(
   work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
 ) => Promise<T>;
 
-/**
- * Runs inside the transaction that moved a payment to `to`, after the payment's own event is
- * written, so whatever it changes (a checkout session, a subscription) commits with it.
- */
-export type PaymentTransitionHook = (
-  trx: Kysely<EnvironmentSchema>,
-  services: Services,
-  payment: PaymentRecord,
-  to: PaymentStatus,
-  now: number,
-) => Promise<void>;
-
-/** What one environment process runs on; built once by the app factory. */
+/** What one environment process runs on; built once by `buildServices` (lib/services.ts). */
 export interface Services {
   config: Config;
   environment: Environment;
@@ -46,7 +37,7 @@ export interface Services {
   provider: PaymentProvider;
   scheduler: Scheduler;
   log: Logger;
-  /** Called on every payment status change; the app factory registers them. */
+  /** Called on every payment status change: `paymentTransitionHooks()` in lib/payments/hooks.ts. */
   paymentHooks: PaymentTransitionHook[];
   /** The open event streams of this process (`GET /api/v1/events/stream`). */
   eventStreams: EventBroadcaster;

@@ -1,18 +1,16 @@
-import type { Context, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import type { Context } from "hono";
 import { ApiError } from "../lib/errors.ts";
 import type { AppEnv } from "./env.ts";
+import { limitBody } from "./middleware/body_limit.ts";
 
 /** A code form is a few bytes; anything bigger is not one. */
 const MAX_FORM_BYTES = 4096;
 
 /** Caps the body of a code submission. */
-export const limitCodeForm: MiddlewareHandler<AppEnv> = bodyLimit({
-  maxSize: MAX_FORM_BYTES,
-  onError: () => {
-    throw new ApiError("body_too_large", "The form is larger than a payment code can be.");
-  },
-});
+export const limitCodeForm = limitBody(
+  MAX_FORM_BYTES,
+  "The form is larger than a payment code can be.",
+);
 
 /** A submitted code, and whether it came from the plain HTML form (no JavaScript). */
 export interface CodeSubmission {

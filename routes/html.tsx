@@ -5,6 +5,7 @@ import { renderToString } from "preact-render-to-string";
 import { MessagePage } from "../components/MessagePage.tsx";
 import type { ApiError } from "../lib/errors.ts";
 import type { AppEnv } from "./env.ts";
+import { errorPageText, wantsPage } from "./error_pages.ts";
 import { errorResponse } from "./errors.ts";
 
 /**
@@ -57,44 +58,14 @@ export function renderPage<E extends AppEnv>(
   );
 }
 
-/** Paths whose errors are always the contract's JSON: the API and the operational endpoints. */
-function isMachinePath(path: string): boolean {
-  return path === "/api" || path.startsWith("/api/") || path === "/payments" ||
-    path === "/healthz" || path === "/readyz" || path === "/metrics";
-}
-
-/** Tells whether an error should be a page: a browser asking for one rather than JSON. */
-function wantsPage(c: Context<AppEnv>): boolean {
-  if (isMachinePath(c.req.path)) return false;
-  const accept = c.req.header("accept") ?? "";
-  return accept.includes("text/html") || !accept.includes("application/json");
-}
-
-const PAGE_TEXT: Record<number, [string, string]> = {
-  400: ["Check what you entered", ""],
-  403: ["This page is out of date", "Go back, reload the page and try again."],
-  404: [
-    "We can't find this page",
-    "The link may be incomplete or out of date. Check it, or ask the merchant for a new one.",
-  ],
-  409: [
-    "This payment has already changed",
-    "Go back and reload the payment page to see where it stands.",
-  ],
-  429: ["Too many attempts", ""],
-};
-
 function errorPage(c: Context<AppEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  const [title, text] = PAGE_TEXT[error.status] ??
-    ["Something went wrong", "It wasn't anything you did. Please try again in a moment."];
-  // 400 and 429 messages are written for people; others may name internals, so they stay out.
-  const detail = error.status === 400 || error.status === 429 ? error.message : text;
+  const { title, text } = errorPageText(error, "customer");
   const reference = error.status >= 500 ? c.get("requestId") : undefined;
   return renderPage(
     c,
     <MessagePage title={title} tone="error" reference={reference}>
-      <p>{detail}</p>
+      <p>{text}</p>
     </MessagePage>,
     { status: error.status },
   );

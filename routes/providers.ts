@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import {
@@ -9,6 +8,7 @@ import {
 import { PayuProvider } from "../lib/providers/payu/provider.ts";
 import { SIGNATURE_HEADER } from "../lib/providers/payu/wire.ts";
 import type { AppEnv } from "./env.ts";
+import { limitBody } from "./middleware/body_limit.ts";
 
 /**
  * Where payment providers post their decisions; outside /api (PayU has no API key: the
@@ -20,12 +20,7 @@ export function createProviderRoutes(services: Services): Hono<AppEnv> {
   if (!(payu instanceof PayuProvider)) return routes;
   return routes.post(
     "/providers/payu/notify",
-    bodyLimit({
-      maxSize: MAX_NOTIFICATION_BYTES,
-      onError: () => {
-        throw new ApiError("body_too_large", "A PayU notification is at most 64 KiB.");
-      },
-    }),
+    limitBody(MAX_NOTIFICATION_BYTES, "A PayU notification is at most 64 KiB."),
     async (c) => {
       const body = await c.req.text();
       if (!await receivePayuNotification(services, payu, body, c.req.header(SIGNATURE_HEADER))) {

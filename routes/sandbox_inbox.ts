@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { INBOX_MAX_BODY_BYTES, receiveAtSandboxInbox } from "../lib/webhooks/sandbox_inbox.ts";
 import type { AppEnv } from "./env.ts";
 import { errorResponse } from "./errors.ts";
+import { limitBody } from "./middleware/body_limit.ts";
 
 /**
  * `POST /sandbox/webhook-inbox/{inboxId}`: the sandbox's built-in webhook receiver (the Quick
@@ -15,11 +15,7 @@ export function createSandboxInbox(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post(
     "/sandbox/webhook-inbox/:inboxId",
-    bodyLimit({
-      maxSize: INBOX_MAX_BODY_BYTES,
-      onError: (c) =>
-        errorResponse(c, new ApiError("body_too_large", "An inbox keeps bodies up to 256 KiB.")),
-    }),
+    limitBody(INBOX_MAX_BODY_BYTES, "An inbox keeps bodies up to 256 KiB."),
     async (c) => {
       const received = await receiveAtSandboxInbox(services, c.req.param("inboxId"), {
         body: await c.req.text(),

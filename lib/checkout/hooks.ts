@@ -1,5 +1,5 @@
 import { findCheckoutSessionByPaymentId } from "../../db/checkout_sessions.ts";
-import type { PaymentTransitionHook } from "../context.ts";
+import type { PaymentTransitionHook } from "../payments/hooks.ts";
 import type { FailureCode } from "../providers/mod.ts";
 import { recordWrongCode } from "./guard.ts";
 import { transitionSession } from "./mod.ts";

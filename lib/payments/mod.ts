@@ -145,11 +145,15 @@ export async function createPayment(
   return payment;
 }
 
-/** Inserts a PENDING payment for an offer and its `payment.created` event in `trx`. */
+/**
+ * Inserts a PENDING payment for an offer and its `payment.created` event in `trx`: the one way a
+ * payment is created (the API, checkout attempts and subscription renewals). `offer` is what is
+ * sold, in the currency the payment is in.
+ */
 export async function insertPendingPayment(
   trx: Kysely<EnvironmentSchema>,
   services: Services,
-  offer: OfferRow,
+  offer: Pick<OfferRow, "id" | "org_id" | "public_id" | "currency">,
   fields: {
     publicId: string;
     amount: number;

@@ -4,6 +4,7 @@ import {
   makeOpenAttemptsDue,
   nextAttemptCheckAt,
 } from "../../db/payment_attempts.ts";
+import { afterCommit } from "../after_commit.ts";
 import type { Services } from "../context.ts";
 import { withDeadline } from "../deadline.ts";
 import { errorFields } from "../log.ts";
@@ -110,6 +111,8 @@ export async function reconcileAtStart(services: Services): Promise<void> {
   const now = services.clock.now();
   // NOTE: this may ask about an attempt another live process is asking about too; answers
   // are applied with compare-and-set, so asking twice changes nothing.
-  await services.store.write((trx) => makeOpenAttemptsDue(trx, now));
-  services.scheduler.wake(PAYMENT_ATTEMPTS_JOB, now);
+  await services.store.write(async (trx) => {
+    await makeOpenAttemptsDue(trx, now);
+    afterCommit(trx, () => services.scheduler.wake(PAYMENT_ATTEMPTS_JOB, now));
+  });
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { findPayment, insertPayment } from "../../db/payments.ts";
+import { findPayment } from "../../db/payments.ts";
 import type { EnvironmentSchema } from "../../db/schema.ts";
 import {
   countFailedRenewals,
@@ -18,10 +18,9 @@ import {
 } from "../../db/subscriptions.ts";
 import type { Services } from "../context.ts";
 import { withDeadline } from "../deadline.ts";
-import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { errorFields } from "../log.ts";
-import { type PaymentRecord, toPayment, transition } from "../payments/mod.ts";
+import { insertPendingPayment, transition } from "../payments/mod.ts";
 import type { RecurringChargeResult, RecurringCharges } from "../providers/mod.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import { changeSubscription, cycleOf, endSubscription, SUBSCRIPTION_RENEWALS_JOB } from "./mod.ts";
@@ -50,37 +49,24 @@ async function startRenewal(
 ): Promise<number> {
   const periodIndex = subscription.period_index + 1;
   const attempt = 1 + await countFailedRenewals(trx, subscription.id, periodIndex);
-  const row = await insertPayment(trx, {
-    public_id: newId("payment"),
+  const offer = {
+    id: subscription.offer_id,
     org_id: subscription.org_id,
-    offer_id: subscription.offer_id,
-    status: "PENDING",
-    amount: subscription.amount,
+    public_id: subscription.qr_id,
     currency: subscription.currency,
+  };
+  const payment = await insertPendingPayment(trx, services, offer, {
+    publicId: newId("payment"),
+    amount: subscription.amount,
     quantity: subscription.quantity,
-    amount_refunded: 0,
-    customer_email: subscription.customer_email,
-    customer_name: subscription.customer_name,
-    success_url: null,
-    cancel_url: null,
-    failure_code: null,
-    metadata: JSON.stringify({
-      ...JSON.parse(subscription.metadata),
-      subscriptionId: subscription.public_id,
-    }),
+    customerEmail: subscription.customer_email,
+    customerName: subscription.customer_name,
+    successUrl: null,
+    cancelUrl: null,
+    metadata: { ...JSON.parse(subscription.metadata), subscriptionId: subscription.public_id },
     // Charged at once: there is no payment page to expire.
-    expires_at: now,
-    processing_deadline_at: null,
-    created_at: now,
-    updated_at: now,
-  });
-  const payment: PaymentRecord = { ...row, qr_id: subscription.qr_id };
-  await recordEvent(trx, {
-    orgId: payment.org_id,
-    type: "payment.created",
-    environment: services.environment,
-    createdAt: now,
-    data: toPayment(payment, services.config.publicUrl),
+    expiresAt: now,
+    now,
   });
   // NOTE: PROCESSING without a deadline: only this renewal's recorded answer may end it, so
   // no expiry or timeout can mark a payment failed that the provider may have charged.

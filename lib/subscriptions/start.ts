@@ -2,7 +2,7 @@ import { findOffersByIds } from "../../db/offers.ts";
 import { isRenewalPayment } from "../../db/subscription_renewals.ts";
 import { insertSubscription, type SubscriptionRecord } from "../../db/subscriptions.ts";
 import { afterCommit } from "../after_commit.ts";
-import type { PaymentTransitionHook } from "../context.ts";
+import type { PaymentTransitionHook } from "../payments/hooks.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import type { RecurringInterval } from "../offers.ts";

@@ -14,6 +14,7 @@ import {
   emptyBody,
   errors,
   idempotencyHeader,
+  idParam,
   json,
   jsonBody,
 } from "./openapi.ts";
@@ -34,9 +35,7 @@ const SessionIdAsId = z.object({
     example: "cs_4f9TqYcW2mJx8bN3kL6pR1sV",
   }),
 });
-const SessionIdParam = z.object({
-  sessionId: z.string().max(100).meta({ example: "cs_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const SessionIdParam = idParam("sessionId", "cs_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/checkout-sessions`: embedded checkout. */
 export const checkoutSessions = createApiRouter()

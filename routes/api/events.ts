@@ -3,8 +3,7 @@ import { z } from "zod";
 import { EventResource as Event } from "../../lib/event_schemas.ts";
 import { getEvent, listEvents, ListEventsQuery, toEvent } from "../../lib/events.ts";
 import { openEventStream, StreamEventsQuery } from "../../lib/event_stream.ts";
-import { listOf } from "../../lib/schemas.ts";
-import { createApiRouter, errors, json } from "./openapi.ts";
+import { createApiRouter, errors, json, listPage, listResponse } from "./openapi.ts";
 import { sseResponse } from "./sse.ts";
 
 const tags = ["Events"];
@@ -22,16 +21,17 @@ export const events = createApiRouter()
       tags,
       request: { query: ListEventsQuery },
       responses: {
-        200: {
-          description: "Events, newest first (oldest first with order=asc).",
-          ...json(listOf(Event, "EventList")),
-        },
+        200: listResponse(
+          "Events, newest first (oldest first with order=asc).",
+          Event,
+          "EventList",
+        ),
         ...errors(400, 401, 403),
       },
     }),
     async (c) => {
       const page = await listEvents(c.var.ctx, c.req.valid("query"));
-      return c.json({ data: page.data.map(toEvent), hasMore: page.hasMore }, 200);
+      return c.json(listPage(page, toEvent), 200);
     },
   )
   .openapi(

@@ -1,10 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import type { ApiKeyAuthenticator } from "../../lib/api_keys.ts";
 import type { Services } from "../../lib/context.ts";
-import { ApiError } from "../../lib/errors.ts";
 import type { AppEnv } from "../env.ts";
 import { apiAuth } from "../middleware/api_auth.ts";
+import { limitBody } from "../middleware/body_limit.ts";
 import { idempotency } from "../middleware/idempotency.ts";
 import { jsonBody } from "../middleware/json_body.ts";
 import { rateLimit } from "../middleware/rate_limit.ts";
@@ -25,12 +24,7 @@ import { webhookEndpoints } from "./webhook_endpoints.ts";
 /** Request bodies are capped at 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const limitBody = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: () => {
-    throw new ApiError("body_too_large", "The request body is larger than 1 MiB.");
-  },
-});
+const limitApiBody = limitBody(MAX_BODY_BYTES, "The request body is larger than 1 MiB.");
 
 /** The merchant API: `/api/v1/...`, `POST /payments` and the OpenAPI document. */
 export function createApi(
@@ -42,7 +36,7 @@ export function createApi(
     clock: services.clock,
   });
   const authenticated = [
-    limitBody,
+    limitApiBody,
     apiAuth(services, authenticator),
     rateLimit(
       perApiKey,

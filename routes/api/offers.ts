@@ -12,13 +12,19 @@ import {
   UpdateOfferRequest,
 } from "../../lib/offers.ts";
 import { offerQrSvg } from "../../lib/offer_codes.ts";
-import { listOf } from "../../lib/schemas.ts";
-import { createApiRouter, errors, idempotencyHeader, json, jsonBody } from "./openapi.ts";
+import {
+  createApiRouter,
+  errors,
+  idempotencyHeader,
+  idParam,
+  json,
+  jsonBody,
+  listPage,
+  listResponse,
+} from "./openapi.ts";
 
 const tags = ["Offers"];
-const QrIdParam = z.object({
-  qrId: z.string().max(100).meta({ example: "qr_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const QrIdParam = idParam("qrId", "qr_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/qr`: offers. */
 export const offers = createApiRouter()
@@ -49,13 +55,13 @@ export const offers = createApiRouter()
       tags,
       request: { query: ListOffersQuery },
       responses: {
-        200: { description: "Offers, newest first.", ...json(listOf(Offer, "OfferList")) },
+        200: listResponse("Offers, newest first.", Offer, "OfferList"),
         ...errors(400, 401, 403),
       },
     }),
     async (c) => {
       const page = await listOffers(c.var.ctx, c.req.valid("query"));
-      return c.json({ data: page.data.map(toOffer), hasMore: page.hasMore }, 200);
+      return c.json(listPage(page, toOffer), 200);
     },
   )
   .openapi(

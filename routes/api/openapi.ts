@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { ErrorBody } from "../../lib/schemas.ts";
+import { ErrorBody, listOf, type Page } from "../../lib/schemas.ts";
 import type { AppEnv } from "../env.ts";
 import { validationError } from "../errors.ts";
 
@@ -49,6 +49,21 @@ export function errors<S extends keyof typeof ERROR_DESCRIPTIONS>(...statuses: S
     S,
     { description: string; content: { "application/json": { schema: typeof ErrorBody } } }
   >;
+}
+
+/** The 200 of a list operation: a page of `item` resources (`id` names the page's schema). */
+export function listResponse<T extends z.ZodType>(description: string, item: T, id: string) {
+  return { description, ...json(listOf(item, id)) };
+}
+
+/** A list operation's body: the page of domain results, each mapped to its resource. */
+export function listPage<T, R>(page: Page<T>, toResource: (item: T) => R): Page<R> {
+  return { data: page.data.map((item) => toResource(item)), hasMore: page.hasMore };
+}
+
+/** The path parameter `name`: a resource's id, like `example`. */
+export function idParam<N extends string>(name: N, example: string) {
+  return z.object({ [name]: z.string().max(100).meta({ example }) } as { [K in N]: z.ZodString });
 }
 
 /** The `Idempotency-Key` header every POST accepts. */

@@ -1,5 +1,4 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { z } from "zod";
 import {
   cancelPayment,
   completePayment,
@@ -14,21 +13,21 @@ import {
   ListPaymentsQuery,
   Payment,
 } from "../../lib/payments/schemas.ts";
-import { listOf } from "../../lib/schemas.ts";
 import type { AppEnv } from "../env.ts";
 import {
   createApiRouter,
   emptyBody,
   errors,
   idempotencyHeader,
+  idParam,
   json,
   jsonBody,
+  listPage,
+  listResponse,
 } from "./openapi.ts";
 
 const tags = ["Payments"];
-const PaymentIdParam = z.object({
-  paymentId: z.string().max(100).meta({ example: "pay_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const PaymentIdParam = idParam("paymentId", "pay_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 function createPaymentRoute(path: string, operationId: string, summary: string) {
   return createRoute({
@@ -78,17 +77,14 @@ export const payments = createApiRouter()
       tags,
       request: { query: ListPaymentsQuery },
       responses: {
-        200: { description: "Payments, newest first.", ...json(listOf(Payment, "PaymentList")) },
+        200: listResponse("Payments, newest first.", Payment, "PaymentList"),
         ...errors(400, 401, 403),
       },
     }),
     async (c) => {
       const page = await listPayments(c.var.ctx, c.req.valid("query"));
       const publicUrl = c.var.ctx.services.config.publicUrl;
-      return c.json({
-        data: page.data.map((row) => toPayment(row, publicUrl)),
-        hasMore: page.hasMore,
-      }, 200);
+      return c.json(listPage(page, (row) => toPayment(row, publicUrl)), 200);
     },
   )
   .openapi(

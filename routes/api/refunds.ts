@@ -1,14 +1,19 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
 import { createRefund, getRefund, listRefunds, toRefund } from "../../lib/refunds/mod.ts";
 import { CreateRefundRequest, Refund } from "../../lib/refunds/schemas.ts";
-import { listOf, ListQuery } from "../../lib/schemas.ts";
-import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+import { ListQuery } from "../../lib/schemas.ts";
+import {
+  createApiRouter,
+  errors,
+  idempotencyHeader,
+  idParam,
+  json,
+  listPage,
+  listResponse,
+} from "./openapi.ts";
 
 const tags = ["Refunds"];
-const PaymentIdParam = z.object({
-  paymentId: z.string().max(100).meta({ example: "pay_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const PaymentIdParam = idParam("paymentId", "pay_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/payments/{paymentId}/refunds`: refunding a payment and its refunds. */
 export const paymentRefunds = createApiRouter()
@@ -54,7 +59,7 @@ export const paymentRefunds = createApiRouter()
       tags,
       request: { params: PaymentIdParam, query: ListQuery },
       responses: {
-        200: { description: "The refunds, newest first.", ...json(listOf(Refund, "RefundList")) },
+        200: listResponse("The refunds, newest first.", Refund, "RefundList"),
         ...errors(400, 401, 403, 404),
       },
     }),
@@ -64,7 +69,7 @@ export const paymentRefunds = createApiRouter()
         c.req.valid("param").paymentId,
         c.req.valid("query"),
       );
-      return c.json({ data: page.data.map(toRefund), hasMore: page.hasMore }, 200);
+      return c.json(listPage(page, toRefund), 200);
     },
   );
 
@@ -79,9 +84,7 @@ export const refunds = createApiRouter()
       description: "One refund with its status and failure code.",
       tags,
       request: {
-        params: z.object({
-          refundId: z.string().max(100).meta({ example: "re_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-        }),
+        params: idParam("refundId", "re_4f9TqYcW2mJx8bN3kL6pR1sV"),
       },
       responses: { 200: { description: "The refund.", ...json(Refund) }, ...errors(401, 403, 404) },
     }),

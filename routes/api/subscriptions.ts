@@ -1,6 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
-import { listOf } from "../../lib/schemas.ts";
 import {
   cancelSubscription,
   getSubscription,
@@ -12,12 +10,18 @@ import {
   ListSubscriptionsQuery,
   Subscription,
 } from "../../lib/subscriptions/schemas.ts";
-import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+import {
+  createApiRouter,
+  errors,
+  idempotencyHeader,
+  idParam,
+  json,
+  listPage,
+  listResponse,
+} from "./openapi.ts";
 
 const tags = ["Subscriptions"];
-const SubscriptionIdParam = z.object({
-  subscriptionId: z.string().max(100).meta({ example: "sub_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const SubscriptionIdParam = idParam("subscriptionId", "sub_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/subscriptions`: subscriptions started by payments for recurring offers. */
 export const subscriptions = createApiRouter()
@@ -31,16 +35,13 @@ export const subscriptions = createApiRouter()
       tags,
       request: { query: ListSubscriptionsQuery },
       responses: {
-        200: {
-          description: "Subscriptions, newest first.",
-          ...json(listOf(Subscription, "SubscriptionList")),
-        },
+        200: listResponse("Subscriptions, newest first.", Subscription, "SubscriptionList"),
         ...errors(400, 401, 403),
       },
     }),
     async (c) => {
       const page = await listSubscriptions(c.var.ctx, c.req.valid("query"));
-      return c.json({ data: page.data.map(toSubscription), hasMore: page.hasMore }, 200);
+      return c.json(listPage(page, toSubscription), 200);
     },
   )
   .openapi(

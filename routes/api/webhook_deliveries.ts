@@ -1,14 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
-import { listOf, ListQuery } from "../../lib/schemas.ts";
+import { ListQuery } from "../../lib/schemas.ts";
 import { listEventDeliveries, resendEvent } from "../../lib/webhooks/deliveries.ts";
 import { ResendEventRequest, ResendResult, WebhookDelivery } from "../../lib/webhooks/schemas.ts";
-import { createApiRouter, errors, idempotencyHeader, json } from "./openapi.ts";
+import {
+  createApiRouter,
+  errors,
+  idempotencyHeader,
+  idParam,
+  json,
+  listResponse,
+} from "./openapi.ts";
 
 const tags = ["Webhooks"];
-const EventIdParam = z.object({
-  id: z.string().max(100).meta({ example: "evt_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const EventIdParam = idParam("id", "evt_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/events/{id}/deliveries` and `/resend`: an event's webhook deliveries. */
 export const webhookDeliveries = createApiRouter()
@@ -23,10 +27,7 @@ export const webhookDeliveries = createApiRouter()
       tags,
       request: { params: EventIdParam, query: ListQuery },
       responses: {
-        200: {
-          description: "Deliveries, newest first.",
-          ...json(listOf(WebhookDelivery, "WebhookDeliveryList")),
-        },
+        200: listResponse("Deliveries, newest first.", WebhookDelivery, "WebhookDeliveryList"),
         ...errors(400, 401, 403, 404),
       },
     }),

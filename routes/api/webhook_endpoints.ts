@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
-import { listOf, ListQuery } from "../../lib/schemas.ts";
+import { ListQuery } from "../../lib/schemas.ts";
 import { toWebhookDelivery } from "../../lib/webhooks/deliveries.ts";
 import {
   recoverEvents,
@@ -36,14 +35,15 @@ import {
   emptyBody,
   errors,
   idempotencyHeader,
+  idParam,
   json,
   jsonBody,
+  listPage,
+  listResponse,
 } from "./openapi.ts";
 
 const tags = ["Webhooks"];
-const EndpointIdParam = z.object({
-  id: z.string().max(100).meta({ example: "we_4f9TqYcW2mJx8bN3kL6pR1sV" }),
-});
+const EndpointIdParam = idParam("id", "we_4f9TqYcW2mJx8bN3kL6pR1sV");
 
 /** `/api/v1/webhook-endpoints`: where events are delivered, and their signing secrets. */
 export const webhookEndpoints = createApiRouter()
@@ -80,16 +80,13 @@ export const webhookEndpoints = createApiRouter()
       tags,
       request: { query: ListQuery },
       responses: {
-        200: {
-          description: "Endpoints, newest first.",
-          ...json(listOf(WebhookEndpoint, "WebhookEndpointList")),
-        },
+        200: listResponse("Endpoints, newest first.", WebhookEndpoint, "WebhookEndpointList"),
         ...errors(400, 401, 403),
       },
     }),
     async (c) => {
       const page = await listWebhookEndpoints(c.var.ctx, c.req.valid("query"));
-      return c.json({ data: page.data.map(toWebhookEndpoint), hasMore: page.hasMore }, 200);
+      return c.json(listPage(page, toWebhookEndpoint), 200);
     },
   )
   .openapi(
@@ -259,19 +256,17 @@ export const webhookEndpoints = createApiRouter()
       tags,
       request: { params: EndpointIdParam, query: ListQuery },
       responses: {
-        200: {
-          description: "Records, newest first.",
-          ...json(listOf(WebhookEndpointRecord, "WebhookEndpointRecordList")),
-        },
+        200: listResponse(
+          "Records, newest first.",
+          WebhookEndpointRecord,
+          "WebhookEndpointRecordList",
+        ),
         ...errors(400, 401, 403, 404),
       },
     }),
     async (c) => {
       const endpointId = c.req.valid("param").id;
       const page = await listWebhookEndpointRecords(c.var.ctx, endpointId, c.req.valid("query"));
-      return c.json({
-        data: page.data.map((row) => toWebhookEndpointRecord(row, endpointId)),
-        hasMore: page.hasMore,
-      }, 200);
+      return c.json(listPage(page, (row) => toWebhookEndpointRecord(row, endpointId)), 200);
     },
   );

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors.ts";
 import { toApiError } from "../errors.ts";
+import { limitBody } from "../middleware/body_limit.ts";
 import { createAccountArea } from "./account/mod.tsx";
 import { API_KEYS_HREF } from "./api_keys/href.ts";
 import { createApiKeysArea } from "./api_keys/mod.ts";
@@ -38,12 +38,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.get("/", (c) => c.redirect("/panel", 302));
   panel.use(
     "/panel/*",
-    bodyLimit({
-      maxSize: MAX_FORM_BYTES,
-      onError: () => {
-        throw new ApiError("body_too_large", "This form is larger than any panel form can be.");
-      },
-    }),
+    limitBody(MAX_FORM_BYTES, "This form is larger than any panel form can be."),
   );
   panel.route("/panel", createAuthArea(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);

@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from "hono";
 import type { Services } from "../../../lib/context.ts";
 import { ApiError } from "../../../lib/errors.ts";
 import { decide, type PanelAction } from "../../../lib/accounts/access.ts";
-import { type PanelContext, type PanelEnv, subjectOf, wantsJson } from "./context.ts";
+import { wantsPage } from "../../error_pages.ts";
+import { type PanelContext, type PanelEnv, subjectOf } from "./context.ts";
 
 /**
  * Guards routes with an access rule. A page refused for the plan shows `upgrade` (what the plan
@@ -18,7 +19,7 @@ export function allow(
     const decision = decide(action, subjectOf(session), services.config.quickstartAccess);
     if (decision.allowed) return next();
     if (
-      decision.reason === "plan" && upgrade && c.req.method === "GET" && !wantsJson(c)
+      decision.reason === "plan" && upgrade && c.req.method === "GET" && wantsPage(c)
     ) {
       return upgrade(c);
     }

@@ -21,12 +21,6 @@ export interface PanelEnv {
 
 export type PanelContext = Context<PanelEnv>;
 
-/** Tells whether the client asked for JSON rather than a page (the islands' fetches). */
-export function wantsJson(c: Context): boolean {
-  const accept = c.req.header("accept") ?? "";
-  return accept.includes("application/json") && !accept.includes("text/html");
-}
-
 /** The organisation context of a signed-in request. */
 export function orgCtx(c: PanelContext): OrgContext {
   return c.get("ctx");

@@ -6,9 +6,10 @@ import type { Services } from "../../../lib/context.ts";
 import type { ApiError } from "../../../lib/errors.ts";
 import { decide } from "../../../lib/accounts/access.ts";
 import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
+import { errorPageText, wantsPage } from "../../error_pages.ts";
 import { errorResponse } from "../../errors.ts";
 import { renderPage } from "../../html.tsx";
-import { type PanelContext, subjectOf, wantsJson } from "./context.ts";
+import { type PanelContext, subjectOf } from "./context.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -61,16 +62,6 @@ export async function renderPanel(
   );
 }
 
-const ERROR_TITLES: Record<number, string> = {
-  400: "Check what you entered",
-  401: "Sign in again",
-  403: "You can't do this here",
-  404: "Not found",
-  409: "That didn't work",
-  413: "That was too much at once",
-  429: "Too many attempts",
-};
-
 /**
  * The panel's error answer: JSON for the islands, else a page in the panel's frame (or a plain
  * one when nobody is signed in). Messages of 4xx errors are written for the merchant and shown;
@@ -81,12 +72,9 @@ export function renderPanelError(
   c: PanelContext,
   error: ApiError,
 ): Promise<Response> {
-  if (wantsJson(c)) return Promise.resolve(errorResponse(c, error));
+  if (!wantsPage(c)) return Promise.resolve(errorResponse(c, error));
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  const title = ERROR_TITLES[error.status] ?? "Something went wrong";
-  const text = error.status < 500
-    ? error.message
-    : "It wasn't anything you did. Try again in a moment; if it keeps happening, quote the reference below.";
+  const { title, text } = errorPageText(error, "merchant");
   const reference = error.status >= 500 ? c.get("requestId") : undefined;
   const session = c.get("session") as PanelSession | undefined;
   if (session) {

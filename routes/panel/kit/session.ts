@@ -13,7 +13,8 @@ import {
 } from "../../../lib/accounts/sessions.ts";
 import { orgContextOnClock } from "../../../lib/sandbox_clock.ts";
 import { clientAddress } from "../../middleware/client_address.ts";
-import { type PanelEnv, wantsJson } from "./context.ts";
+import { wantsPage } from "../../error_pages.ts";
+import type { PanelEnv } from "./context.ts";
 
 /** Tells whether a URL is plain http on this machine, the only place a cookie may lack Secure. */
 function isLocalHttp(url: URL): boolean {
@@ -89,7 +90,7 @@ export function requireSession(services: Services): MiddlewareHandler<PanelEnv> 
     const safe = c.req.method === "GET" || c.req.method === "HEAD";
     if (!session) {
       if (token !== undefined) clearSessionCookie(c, services.config);
-      if (wantsJson(c)) {
+      if (!wantsPage(c)) {
         throw new ApiError("not_signed_in", "Your session has ended; sign in again.");
       }
       const next = safe ? c.req.path + (new URL(c.req.url).search) : "/panel";
@@ -97,7 +98,7 @@ export function requireSession(services: Services): MiddlewareHandler<PanelEnv> 
       return c.redirect(`/panel/sign-in${query}`, 303);
     }
     if (session.passwordChangeRequired && !PASSWORD_PAGES.includes(c.req.path)) {
-      if (!safe || wantsJson(c)) {
+      if (!safe || !wantsPage(c)) {
         throw new ApiError("not_signed_in", "Choose your own password first.");
       }
       return c.redirect("/panel/password", 303);
