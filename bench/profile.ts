@@ -2,7 +2,7 @@
  * Profiles one production process under wrk with V8's sampling profiler and prints where the
  * CPU went, by package and by function: `deno run -A bench/profile.ts [create|get|healthz]`.
  */
-import { freePort, productionApiKey, waitForUrl } from "../tests/support/processes.ts";
+import { freePort, PAYU_TEST_ENV, productionApiKey, waitForUrl } from "../tests/support/processes.ts";
 import { runWrk } from "./wrk.ts";
 
 interface ProfileNode {
@@ -110,6 +110,8 @@ const child = new Deno.Command(Deno.execPath(), {
     dataDir,
   ],
   env: {
+    // Production refuses to start without its provider's settings.
+    ...PAYU_TEST_ENV,
     PAYSTEAD_ENV: "production",
     LOG_LEVEL: "info",
     LISTEN_HOST: "127.0.0.1",

@@ -1,5 +1,5 @@
-import { Kysely } from "kysely";
-import { LibsqlDialect, type StatementExecutor } from "./libsql_dialect.ts";
+import type { Kysely } from "kysely";
+import { libsqlKysely, type StatementExecutor } from "./libsql_dialect.ts";
 import type { StorageHealth } from "./storage_health.ts";
 
 /** An open write transaction handed out by the database connection. */
@@ -10,6 +10,11 @@ export interface WriteBatch {
   rollback(): Promise<void>;
   /** Resolves once the committed changes are on disk; absent when commit() already ensures it. */
   durable?(): Promise<void>;
+  /**
+   * Whether the transaction is still open after a statement failed: SQLite ends it by itself on
+   * a full disk or an I/O error. Absent: a failed statement fails the batch.
+   */
+  active?(): boolean;
 }
 
 interface PendingWrite<S> {
@@ -20,6 +25,8 @@ interface PendingWrite<S> {
   afterCommit: (() => void)[];
   /** Settles at the commit instead of once the commit is on disk (see writeVisible). */
   visible: boolean;
+  /** Makes one statement, so needs no savepoint (see writeStatement). */
+  single: boolean;
 }
 
 /** Batches whose fsync may run while the next batch executes: one running, one committing. */
@@ -40,42 +47,54 @@ export function afterCommitOf<S>(trx: Kysely<S>, action: () => void): void {
 
 /**
  * Runs write transactions one batch at a time (group commit): every write waiting when a batch
- * starts shares its transaction, each inside its own savepoint, and its commit. A write's promise
- * settles only after its batch is committed and durable, so an acknowledged write survives a
- * crash. While a batch's fsync runs the event loop keeps serving requests, and the writes they
+ * starts shares its transaction, each inside its own savepoint (but for one-statement writes), and
+ * its commit. A write's promise settles only after its batch is committed and durable, so an
+ * acknowledged write survives a crash. While a batch's fsync runs the event loop keeps serving requests, and the writes they
  * make wait to share the next commit.
  */
 export class GroupCommitWriter<S> {
-  readonly #openBatch: () => Promise<WriteBatch>;
+  readonly #openBatch: (oneStatement: boolean) => Promise<WriteBatch>;
   readonly #health: StorageHealth;
   readonly #maxBatchSize: number;
   readonly #trx: Kysely<S>;
   readonly #listeners = new Set<() => void>();
   #current: StatementExecutor | null = null;
   #currentItem: PendingWrite<S> | null = null;
+  /** Statements the running write has made. */
+  #statements = 0;
+  /** Whether the running writeStatement() callback's statement failed (and so undid itself). */
+  #statementFailed = false;
   #pending: PendingWrite<S>[] = [];
   #draining: Promise<void> | null = null;
   readonly #flushing = new Set<Promise<void>>();
 
-  /** Storage failures are reported to `health` and reach writers as `StorageUnavailableError`. */
-  constructor(openBatch: () => Promise<WriteBatch>, health: StorageHealth, maxBatchSize = 256) {
+  /**
+   * Storage failures are reported to `health` and reach writers as `StorageUnavailableError`.
+   * `openBatch(true)` opens a batch for one writeStatement() alone, which needs no transaction
+   * of its own: a connection may run it as it comes (autocommit), saving BEGIN and COMMIT.
+   */
+  constructor(
+    openBatch: (oneStatement: boolean) => Promise<WriteBatch>,
+    health: StorageHealth,
+    maxBatchSize = 256,
+  ) {
     this.#openBatch = openBatch;
     this.#health = health;
     this.#maxBatchSize = maxBatchSize;
-    this.#trx = new Kysely<S>({
-      dialect: new LibsqlDialect(() => {
-        if (this.#current === null) {
-          throw new Error("This transaction has ended; run queries inside the write() callback.");
-        }
-        return this.#current;
-      }),
+    this.#trx = libsqlKysely<S>(() => {
+      if (this.#current === null) {
+        throw new Error("This transaction has ended; run queries inside the write() callback.");
+      }
+      this.#statements++;
+      if (this.#currentItem?.single) return this.#singleStatement(this.#current);
+      return this.#current;
     });
     writers.set(this.#trx, this as GroupCommitWriter<unknown>);
   }
 
   /** Runs `work` in a write transaction and resolves once that transaction is durable. */
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
-    return this.#enqueue(work, false);
+    return this.#enqueue(work, false, false);
   }
 
   /**
@@ -84,10 +103,22 @@ export class GroupCommitWriter<S> {
    * crash may lose together with everything after it. Never acknowledge a client on it.
    */
   writeVisible<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
-    return this.#enqueue(work, true);
+    return this.#enqueue(work, true, false);
   }
 
-  #enqueue<T>(work: (trx: Kysely<S>) => Promise<T>, visible: boolean): Promise<T> {
+  /**
+   * As writeVisible, for `work` that makes exactly one statement: a statement is atomic, so in a
+   * batch it runs without the two native calls of a savepoint. A second statement throws.
+   */
+  writeStatement<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+    return this.#enqueue(work, true, true);
+  }
+
+  #enqueue<T>(
+    work: (trx: Kysely<S>) => Promise<T>,
+    visible: boolean,
+    single: boolean,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({
         work,
@@ -95,6 +126,7 @@ export class GroupCommitWriter<S> {
         reject,
         afterCommit: [],
         visible,
+        single,
       });
       this.#draining ??= this.#drain();
     });
@@ -138,7 +170,7 @@ export class GroupCommitWriter<S> {
   async #runBatch(items: PendingWrite<S>[]): Promise<void> {
     let batch: WriteBatch;
     try {
-      batch = await this.#openBatch();
+      batch = await this.#openBatch(items.length === 1 && items[0].single);
     } catch (error) {
       const reason = this.#health.classify(error);
       for (const item of items) item.reject(reason);
@@ -149,12 +181,14 @@ export class GroupCommitWriter<S> {
     try {
       if (items.length === 1) {
         // A lone write needs no savepoint: its failure rolls back the whole transaction.
-        this.#currentItem = items[0];
+        this.#start(items[0]);
         const value = await items[0].work(this.#trx);
         done.push({ item: items[0], value });
       } else {
         for (const item of items) {
-          const result = await this.#runInSavepoint(batch, item);
+          const result = item.single
+            ? await this.#runStatement(batch, item)
+            : await this.#runInSavepoint(batch, item);
           if (result.ok) done.push({ item, value: result.value });
         }
       }
@@ -204,12 +238,50 @@ export class GroupCommitWriter<S> {
     }
   }
 
+  #start(item: PendingWrite<S>): void {
+    this.#currentItem = item;
+    this.#statements = 0;
+    this.#statementFailed = false;
+  }
+
+  /** The executor for a writeStatement() callback: records whether its statement failed. */
+  #singleStatement(executor: StatementExecutor): StatementExecutor {
+    if (this.#statements > 1) {
+      throw new Error("A writeStatement() callback makes one statement; use write().");
+    }
+    return {
+      execute: (statement) =>
+        executor.execute(statement).catch((error) => {
+          this.#statementFailed = true;
+          throw error;
+        }),
+    };
+  }
+
+  /** Runs a one-statement write in the batch: a failed statement undoes only itself. */
+  async #runStatement(
+    batch: WriteBatch,
+    item: PendingWrite<S>,
+  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    this.#start(item);
+    try {
+      return { ok: true, value: await item.work(this.#trx) };
+    } catch (error) {
+      // Only a failed statement undid itself, and only an open transaction lets the batch go on.
+      const undone = this.#statements === 0 || this.#statementFailed;
+      if (!undone || !batch.active?.()) throw error;
+      item.afterCommit.length = 0;
+      item.reject(this.#health.classify(error));
+      return { ok: false };
+    }
+  }
+
   async #runInSavepoint(
     batch: WriteBatch,
     item: PendingWrite<S>,
   ): Promise<{ ok: true; value: unknown } | { ok: false }> {
     await batch.executor.execute({ sql: "SAVEPOINT write_item", args: [] });
-    this.#currentItem = item;
+    this.#start(item);
     try {
       const value = await item.work(this.#trx);
       await batch.executor.execute({ sql: "RELEASE write_item", args: [] });

@@ -4,15 +4,24 @@ import type { EnvironmentSchema, IdempotencyKeyRow } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
 
+/** The columns a request sets when it claims a key. */
+type NewKey = Pick<
+  IdempotencyKeyRow,
+  "org_id" | "key" | "fingerprint" | "locked_until" | "created_at"
+>;
+
 // Every API POST with a key runs these: they are compiled once (see prepared.ts).
 const selectKey = prepared((db: Db, p: { orgId: number; key: string }) =>
   db.selectFrom("idempotency_keys").selectAll().where("org_id", "=", p.orgId)
     .where("key", "=", p.key)
 );
-const insertKey = prepared((
-  db: Db,
-  p: { org_id: number; key: string; fingerprint: string; locked_until: number; created_at: number },
-) => db.insertInto("idempotency_keys").values({ ...p, status: "IN_FLIGHT" }));
+const insertKey = prepared((db: Db, p: NewKey) =>
+  db.insertInto("idempotency_keys").values({ ...p, status: "IN_FLIGHT" })
+);
+const insertNewKey = prepared((db: Db, p: NewKey) =>
+  db.insertInto("idempotency_keys").values({ ...p, status: "IN_FLIGHT" })
+    .onConflict((conflict) => conflict.columns(["org_id", "key"]).doNothing())
+);
 const completeKey = prepared((
   db: Db,
   p: { id: number; lockedUntil: number; status: number; contentType: string; body: string },
@@ -42,13 +51,7 @@ export async function findIdempotencyKey(
 /** Inserts a key as in flight. */
 export async function insertIdempotencyKey(
   db: Db,
-  values: {
-    org_id: number;
-    key: string;
-    fingerprint: string;
-    locked_until: number;
-    created_at: number;
-  },
+  values: NewKey,
 ): Promise<IdempotencyKeyRow> {
   // Every column is known, so the row needs no RETURNING read-back.
   const result = await insertKey(db, values);
@@ -60,6 +63,18 @@ export async function insertIdempotencyKey(
     response_content_type: null,
     response_body: null,
   };
+}
+
+/**
+ * Inserts a key as in flight unless the organisation has it already; returns its row id, or
+ * undefined if it was there. One statement, so it can claim a key in one round trip.
+ */
+export async function insertNewIdempotencyKey(
+  db: Db,
+  values: NewKey,
+): Promise<number | undefined> {
+  const result = await insertNewKey(db, values);
+  return result.numAffectedRows === 1n ? Number(result.insertId) : undefined;
 }
 
 /** Takes over an abandoned in-flight key with a new lease. */

@@ -5,7 +5,7 @@ import {
   type Dialect,
   type DialectAdapter,
   type Driver,
-  type Kysely,
+  Kysely,
   type QueryCompiler,
   type QueryResult,
   SqliteAdapter,
@@ -29,6 +29,33 @@ export interface ExecuteResult {
 /** Anything that runs one statement: a local SQLite connection, a libSQL client or transaction. */
 export interface StatementExecutor {
   execute(statement: SqlStatement): Promise<ExecuteResult>;
+}
+
+/** The executor of each Kysely instance made by `libsqlKysely`. */
+const executors = new WeakMap<object, () => StatementExecutor>();
+
+/** A Kysely instance whose every query runs on whatever executor `current()` returns. */
+export function libsqlKysely<S>(current: () => StatementExecutor): Kysely<S> {
+  const db = new Kysely<S>({ dialect: new LibsqlDialect(current) });
+  executors.set(db, current);
+  return db;
+}
+
+/**
+ * The executor a `libsqlKysely` instance runs its next query on, or undefined for another Kysely:
+ * a compiled query can run there without Kysely's per-query connection handling.
+ */
+export function currentExecutor(db: object): StatementExecutor | undefined {
+  return executors.get(db)?.();
+}
+
+/** A statement's result in Kysely's form. */
+export function toQueryResult<R>(result: ExecuteResult): QueryResult<R> {
+  return {
+    rows: result.rows as R[],
+    numAffectedRows: BigInt(result.rowsAffected),
+    insertId: result.lastInsertRowid,
+  };
 }
 
 /**
@@ -101,11 +128,7 @@ class LibsqlConnection implements DatabaseConnection {
       sql: compiled.sql,
       args: compiled.parameters as unknown[],
     });
-    return {
-      rows: result.rows as R[],
-      numAffectedRows: BigInt(result.rowsAffected),
-      insertId: result.lastInsertRowid,
-    };
+    return toQueryResult(result);
   }
 
   // deno-lint-ignore require-yield

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
+import { currentExecutor, toQueryResult } from "./libsql_dialect.ts";
 
 type Slot = { param: string } | { constant: unknown };
 
@@ -30,7 +31,13 @@ export function prepared<S, P extends Record<string, unknown>, R>(
     const parameters = shape.slots.map((slot) =>
       "param" in slot ? params[slot.param] : slot.constant
     );
-    return await db.executeQuery<R>({ ...shape.compiled, parameters } as CompiledQuery<R>);
+    // Straight to the statement executor: Kysely's executeQuery acquires and releases a
+    // connection and runs plugins, several promises per query, for nothing on this dialect.
+    const executor = currentExecutor(db);
+    if (executor === undefined) {
+      return await db.executeQuery<R>({ ...shape.compiled, parameters } as CompiledQuery<R>);
+    }
+    return toQueryResult<R>(await executor.execute({ sql: shape.compiled.sql, args: parameters }));
   };
 }
 

@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
+import { type Kysely, sql } from "kysely";
+import type { Store } from "../db/client.ts";
 import { GroupCommitWriter, type WriteBatch } from "../db/group_commit.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { StorageHealth } from "../db/storage_health.ts";
 import { afterCommit } from "../lib/after_commit.ts";
+import { claimIdempotencyKey } from "../lib/idempotency.ts";
 
 /** A writer over fake batches whose fsyncs finish when the test says. */
 function fakeWriter() {
@@ -47,4 +50,120 @@ Deno.test("[group-commit] a write is acknowledged only once on disk; the next ba
   await first;
   assert.deepEqual(log.slice(5), ["woken 1", "acknowledged 1"]);
   await writer.idle();
+});
+
+/** A writer over real-looking batches that record each statement and fail the ones named "bad". */
+function recordingWriter(active: boolean) {
+  const log: string[] = [];
+  const writer = new GroupCommitWriter<EnvironmentSchema>(
+    (oneStatement) =>
+      Promise.resolve<WriteBatch>({
+        executor: {
+          execute: ({ sql }) => {
+            log.push(sql);
+            return sql.includes("bad")
+              ? Promise.reject(new Error(`failed: ${sql}`))
+              : Promise.resolve({ rows: [], rowsAffected: 1, lastInsertRowid: 7n });
+          },
+        },
+        // A lone one-statement write runs as it comes: there is nothing to commit or roll back.
+        commit: () => Promise.resolve(void log.push(oneStatement ? "(autocommit)" : "COMMIT")),
+        rollback: () => Promise.resolve(void log.push(oneStatement ? "(autocommit)" : "ROLLBACK")),
+        active: () => active,
+      }),
+    new StorageHealth("file:test.db"),
+  );
+  const run = (trx: Kysely<EnvironmentSchema>, name: string) => sql.raw(name).execute(trx);
+  // A write in a batch of its own, so the writes queued behind it share the next batch.
+  const gate = writer.write(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  return { writer, log, run, gate };
+}
+
+Deno.test("[group-commit] a one-statement write shares a batch without a savepoint; its failure undoes only it", async () => {
+  const { writer, log, run, gate } = recordingWriter(true);
+  await Promise.resolve();
+  const results = await Promise.allSettled([
+    gate,
+    writer.write((trx) => run(trx, "first")),
+    writer.writeStatement((trx) => run(trx, "claim")),
+    writer.writeStatement((trx) => run(trx, "bad claim")),
+    writer.write((trx) => run(trx, "last")),
+  ]);
+  assert.deepEqual(results.map((result) => result.status), [
+    "fulfilled",
+    "fulfilled",
+    "fulfilled",
+    "rejected",
+    "fulfilled",
+  ]);
+  assert.deepEqual(log, [
+    "COMMIT",
+    "SAVEPOINT write_item",
+    "first",
+    "RELEASE write_item",
+    "claim",
+    "bad claim",
+    "SAVEPOINT write_item",
+    "last",
+    "RELEASE write_item",
+    "COMMIT",
+  ]);
+});
+
+Deno.test("[group-commit] a one-statement write's failure that ended the transaction fails its batch", async () => {
+  const { writer, log, run, gate } = recordingWriter(false);
+  const results = await Promise.allSettled([
+    gate,
+    writer.write((trx) => run(trx, "first")),
+    writer.writeStatement((trx) => run(trx, "bad claim")),
+  ]);
+  assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "rejected"]);
+  assert.deepEqual(log.slice(-2), ["bad claim", "ROLLBACK"]);
+});
+
+Deno.test("[group-commit] a one-statement write that makes a second statement is refused", async () => {
+  const { writer, log, run, gate } = recordingWriter(true);
+  const results = await Promise.allSettled([
+    gate,
+    writer.write((trx) => run(trx, "other")),
+    writer.writeStatement(async (trx) => {
+      await run(trx, "one");
+      await run(trx, "two");
+    }),
+  ]);
+  assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "rejected"]);
+  assert.match(String((results[2] as PromiseRejectedResult).reason), /makes one statement/);
+  // Its first statement took effect and cannot be undone alone: the batch rolls back.
+  assert.deepEqual(log, [
+    "COMMIT",
+    "SAVEPOINT write_item",
+    "other",
+    "RELEASE write_item",
+    "one",
+    "ROLLBACK",
+  ]);
+});
+
+Deno.test("[group-commit] claiming a new Idempotency-Key is one statement in the batch", async () => {
+  const { writer, log, gate } = recordingWriter(true);
+  const store = {
+    writeStatement: (work) => writer.writeStatement(work),
+    writeVisible: (work) => writer.writeVisible(work),
+    write: (work) => writer.write(work),
+  } as Pick<Store<EnvironmentSchema>, "write" | "writeVisible" | "writeStatement">;
+  const claims = await Promise.all([
+    gate,
+    claimIdempotencyKey(store as Store<EnvironmentSchema>, {
+      orgId: 1,
+      key: "k1",
+      fingerprint: "f",
+      now: 1_000,
+    }),
+  ]);
+  assert.deepEqual(claims[1], { kind: "claimed", id: 7, lockedUntil: 61_000 });
+  assert.deepEqual(log.slice(1).map((sql) => sql.replace(/ \(.*/, "")), [
+    'insert into "idempotency_keys"',
+    "(autocommit)",
+  ]);
+  assert.match(log[1], /on conflict \("org_id", "key"\) do nothing$/);
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Generated, type Kysely, sql } from "kysely";
+import { CamelCasePlugin, type Generated, type Kysely, sql } from "kysely";
 import { openStore } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 
@@ -55,6 +55,22 @@ Deno.test("[prepared] a compiled query runs with each call's parameters, per sha
         { message: 'A prepared query did not use name: select * from "items"' },
       );
     });
+
+    await t.step(
+      "on a Kysely with a plugin it runs through Kysely, so the plugin applies",
+      async () => {
+        const named = prepared((db: Kysely<Schema>, p: { name: string }) =>
+          db.selectFrom("items").select(sql<string>`name`.as("item_name")).where(
+            "name",
+            "=",
+            p.name,
+          )
+        );
+        assert.deepEqual((await named(store.db, { name: "a" })).rows, [{ item_name: "a" }]);
+        const camel = store.db.withPlugin(new CamelCasePlugin());
+        assert.deepEqual((await named(camel, { name: "a" })).rows, [{ itemName: "a" }]);
+      },
+    );
   } finally {
     await store.close();
     await Deno.remove(dir, { recursive: true });

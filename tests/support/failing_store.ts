@@ -29,6 +29,11 @@ export function failingStore(store: Store<EnvironmentSchema>): FailingStore {
         if (failing()) throw diskFull();
         return value;
       }),
+    writeStatement: (work) =>
+      store.writeStatement(async (db) => {
+        if (failing()) throw diskFull();
+        return await work(db);
+      }),
     onWritableChange: (listener) => store.onWritableChange(listener),
     onCommit: (listener) => store.onCommit(listener),
     ping: () => store.ping(),
