@@ -2,7 +2,12 @@
  * Profiles one production process under wrk with V8's sampling profiler and prints where the
  * CPU went, by package and by function: `deno run -A bench/profile.ts [create|get|healthz]`.
  */
-import { freePort, PAYU_TEST_ENV, productionApiKey, waitForUrl } from "../tests/support/processes.ts";
+import {
+  freePort,
+  PAYU_TEST_ENV,
+  productionApiKey,
+  waitForUrl,
+} from "../tests/support/processes.ts";
 import { runWrk } from "./wrk.ts";
 
 interface ProfileNode {
