@@ -23,7 +23,7 @@ import type { HostResolver } from "./webhooks/address_policy.ts";
  * before something else happens (a provider call) uses `services.store.write`, which resolves
  * after its commit.
  */
-export type EnvironmentWrite = <T>(
+export type RequestWrite = <T>(
   work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
 ) => Promise<T>;
 
@@ -55,8 +55,8 @@ export interface OrgContext {
   services: Services;
   /** Reads of the environment database. */
   db: Kysely<EnvironmentSchema>;
-  /** Writes of the environment database; see `EnvironmentWrite` for when it resolves. */
-  write: EnvironmentWrite;
+  /** Writes of the environment database; see `RequestWrite` for when it resolves. */
+  write: RequestWrite;
   /** The organisation's current time in epoch milliseconds. */
   now(): number;
 }

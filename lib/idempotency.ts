@@ -13,7 +13,7 @@ import {
 } from "../db/idempotency_keys.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import type { Clock } from "./clock.ts";
-import type { EnvironmentWrite } from "./context.ts";
+import type { RequestWrite } from "./context.ts";
 import { ApiError } from "./errors.ts";
 import type { ScheduledJob } from "./scheduler.ts";
 
@@ -170,7 +170,7 @@ export class IdempotentRequest {
   }
 
   /** The write function the request's services use instead of the store's. */
-  readonly write: EnvironmentWrite = <T>(
+  readonly write: RequestWrite = <T>(
     work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,
   ): Promise<T> => {
     if (this.#held) {
