@@ -6,6 +6,9 @@ import type { HostResolver } from "../lib/webhooks/address_policy.ts";
 import { makeTestApp } from "./support/helpers.ts";
 import { PAYU_TEST_ENV } from "./support/processes.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
+import { paymentOverview } from "../lib/panel/insights.ts";
+import { orgContextOnClock } from "../lib/sandbox_clock.ts";
+import { createTestOffer, createTestPayment, type TestApp } from "./support/helpers.ts";
 
 /** The home page's heading and the line beneath it. */
 async function headerOf(agent: PanelAgent): Promise<{ heading: string; description: string }> {
@@ -150,6 +153,76 @@ Deno.test("[panel home] the sandbox's empty home offers the Quick Start, not the
       text,
       /Create an offer and share its QR code or payment link, or run the Quick Start to take a test payment in a minute\. Create an offer Open the Quick Start/,
     );
+  } finally {
+    await t.close();
+  }
+});
+
+const DAY = 86_400_000;
+
+async function paid(t: TestApp, qrId: string, code = "777123") {
+  const payment = await createTestPayment(t, qrId);
+  const response = await t.request("POST", `/api/v1/payments/${payment.paymentId}/complete`, {
+    code,
+  });
+  return await response.json();
+}
+
+Deno.test("[panel home] volume and success rate per day, in the busiest currency", async () => {
+  const { t, agent } = await signedInApp();
+  try {
+    const pln = await createTestOffer(t, { amount: 1000 });
+    const eur = await createTestOffer(t, { amount: 300, currency: "EUR" });
+    t.clock.advance(-DAY);
+    await paid(t, pln.qrId);
+    await paid(t, pln.qrId, "500500");
+    t.clock.advance(DAY);
+    await paid(t, pln.qrId);
+    await paid(t, pln.qrId);
+    await createTestPayment(t, pln.qrId); // pending: counts nowhere
+    await paid(t, eur.qrId);
+
+    const overview = await paymentOverview(await orgContextOnClock(t.services, t.orgId), {
+      days: 30,
+    });
+    assert.equal(overview.currency, "PLN");
+    assert.deepEqual(overview.currencies, ["PLN", "EUR"]);
+    assert.equal(overview.days.length, 30);
+    assert.deepEqual(overview.days.at(-1), {
+      date: "2026-11-21",
+      volume: 2000,
+      succeeded: 2,
+      failed: 0,
+      successRate: 1,
+    });
+    assert.deepEqual(overview.days.at(-2), {
+      date: "2026-11-20",
+      volume: 1000,
+      succeeded: 1,
+      failed: 1,
+      successRate: 0.5,
+    });
+    assert.equal(overview.days[0].successRate, null);
+    assert.deepEqual(overview.totals, { volume: 3000, succeeded: 3, failed: 1, successRate: 0.75 });
+
+    const page = await (await agent.get("/panel")).text();
+    const text = pageText(page);
+    assert.match(text, /Volume PLN 30\.00 succeeded Successful payments 3 Success rate 75\.0%/);
+    assert.equal((page.match(/<rect class="chart__bar"/g) ?? []).length, 2);
+    assert.match(page, /<title>21 Nov: PLN\s20\.00, 100% succeeded<\/title>/);
+    const euros = pageText(await (await agent.get("/panel?currency=eur")).text());
+    assert.match(euros, /Volume €3\.00 succeeded Successful payments 1 Success rate 100\.0%/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[panel home] an empty organisation is told how to start", async () => {
+  const { t, agent } = await signedInApp();
+  try {
+    const text = pageText(await (await agent.get("/panel")).text());
+    assert.match(text, /No payments in the last 30 days/);
+    assert.match(text, /run the Quick Start to take a test payment in a minute/);
   } finally {
     await t.close();
   }
