@@ -4,12 +4,12 @@ import type { Services } from "../../../lib/context.ts";
 import { renderPage } from "../../html.tsx";
 import type { PanelContext, PanelEnv } from "../kit/context.ts";
 import {
-  attempt,
   field,
   type FormProblem,
   noticeOf,
   readForm,
   redirectWith,
+  runFormAction,
 } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { clearSessionCookie, clientInfo } from "../kit/session.ts";
@@ -68,7 +68,7 @@ export function createAccountArea(services: Services): Hono<PanelEnv> {
     .post("/password", async (c) => {
       const session = c.get("session");
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         changePassword(accounts, session, {
           current: field(form, "current"),
           password: field(form, "password"),

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { createApiKey, revokeApiKey, rollApiKey } from "../../../lib/api_keys.ts";
 import { ApiError } from "../../../lib/errors.ts";
 import { type PanelDeps, type PanelEnv } from "../kit/context.ts";
-import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
+import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { API_KEYS_HREF } from "./href.ts";
 import { renderKeys } from "./render.ts";
 import { ROLL_DELAYS } from "./roll_delays.ts";
@@ -15,7 +15,7 @@ export function createApiKeysArea(deps: PanelDeps): Hono<PanelEnv> {
     .get("/", (c) => renderKeys(deps, c, {}))
     .post("/", async (c) => {
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         createApiKey(store, {
           orgId: c.get("session").org.id,
           name: field(form, "name"),

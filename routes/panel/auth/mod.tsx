@@ -5,7 +5,7 @@ import type { Services } from "../../../lib/context.ts";
 import { renderPage } from "../../html.tsx";
 import { sameOriginOnly } from "../../middleware/same_origin.ts";
 import type { PanelEnv } from "../kit/context.ts";
-import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
+import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import {
   clientInfo,
   requireSession,
@@ -43,7 +43,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
     .post("/sign-in", sameOriginOnly(services), async (c) => {
       const form = await readForm(c);
       const next = safeNext(field(form, "next"));
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         signIn(accounts, {
           email: field(form, "email"),
           password: field(form, "password"),
@@ -99,7 +99,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
       const token = c.req.param("token");
       const form = await readForm(c);
       const now = clock.now();
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         acceptInvitation(accounts, {
           token,
           name: field(form, "name"),

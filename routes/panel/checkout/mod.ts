@@ -7,7 +7,7 @@ import { putCheckoutSettings } from "../../../lib/checkout/settings.ts";
 import type { Services } from "../../../lib/context.ts";
 import { parseRequest } from "../../../lib/panel/forms.ts";
 import { orgCtx, type PanelEnv } from "../kit/context.ts";
-import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
+import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { CHECKOUT_SETTINGS_HREF, PREVIEW_HREF } from "./href.ts";
 import { CheckoutPreviewPage } from "./pages.tsx";
@@ -28,7 +28,7 @@ export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
     .get("/", (c) => renderCheckoutSettings(services, c, null))
     .post("/origins", async (c) => {
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         putCheckoutSettings(
           orgCtx(c),
           parseRequest(CheckoutSettings, {

@@ -5,7 +5,7 @@ import { applyImport, planImport } from "../../../lib/config_transfer/import.ts"
 import type { Services } from "../../../lib/context.ts";
 import { ApiError } from "../../../lib/errors.ts";
 import { orgCtx, type PanelContext, type PanelEnv } from "../kit/context.ts";
-import { attempt, field, readForm } from "../kit/forms.ts";
+import { field, readForm, runFormAction } from "../kit/forms.ts";
 import { renderPlan, renderResult, renderTransfer } from "./render.ts";
 
 /** The uploaded file's text (the plan step) or the reviewed text (the apply step). */
@@ -43,7 +43,7 @@ export function createConfigTransferArea(services: Services): Hono<PanelEnv> {
       return c.body(text);
     })
     .post("/plan", async (c) => {
-      const outcome = await attempt(async () => {
+      const outcome = await runFormAction(async () => {
         const text = await uploadedText(c);
         const plan = await planImport(orgCtx(c), await parseConfig(text), importOptions(c));
         return { text, plan };
@@ -54,7 +54,7 @@ export function createConfigTransferArea(services: Services): Hono<PanelEnv> {
       return renderPlan(services, c, outcome.value.plan, outcome.value.text);
     })
     .post("/apply", async (c) => {
-      const outcome = await attempt(async () => {
+      const outcome = await runFormAction(async () => {
         const file = await parseConfig(field(await readForm(c), "config"));
         return await applyImport(orgCtx(c), file, importOptions(c));
       });

@@ -45,7 +45,7 @@ export interface FormProblem {
  * Runs a form's action; an error the person can fix (400, 401, 404, 409, 429) comes back as a
  * problem to show with the form, anything else is thrown on.
  */
-export async function attempt<T>(
+export async function runFormAction<T>(
   run: () => Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; problem: FormProblem }> {
   try {

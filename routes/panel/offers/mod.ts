@@ -10,7 +10,7 @@ import {
 } from "../../../lib/panel/offers.ts";
 import { allow } from "../kit/access.ts";
 import { orgCtx, type PanelEnv } from "../kit/context.ts";
-import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
+import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { OfferListPage } from "./pages.tsx";
 import { canManage, renderNewOffer, renderOffer } from "./render.ts";
@@ -33,7 +33,7 @@ export function createOfferArea(services: Services): Hono<PanelEnv> {
     .get("/new", allow(services, "offers.manage"), (c) => renderNewOffer(services, c, {}, null))
     .post("/", allow(services, "offers.manage"), async (c) => {
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         createOffer(orgCtx(c), offerCreateRequestOf((name) => field(form, name)))
       );
       if (!result.ok) {
@@ -50,7 +50,7 @@ export function createOfferArea(services: Services): Hono<PanelEnv> {
       const ctx = orgCtx(c);
       const offer = await getOffer(ctx, c.req.param("qrId"));
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         updateOffer(ctx, offer.public_id, offerUpdateRequestOf((name) => field(form, name)))
       );
       if (!result.ok) {

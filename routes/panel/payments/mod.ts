@@ -6,7 +6,7 @@ import { cancelPayment, completePayment } from "../../../lib/payments/mod.ts";
 import { cancelSubscription } from "../../../lib/subscriptions/mod.ts";
 import { allow } from "../kit/access.ts";
 import { orgCtx, type PanelEnv } from "../kit/context.ts";
-import { attempt, field, readForm, redirectWith } from "../kit/forms.ts";
+import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { PaymentListPage } from "./pages.tsx";
 import { BLANK_REFUND, renderPayment, renderRefundForm } from "./render.ts";
@@ -37,7 +37,7 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
     .post("/:paymentId/refunds/confirm", allow(services, "payments.refund"), async (c) => {
       const paymentId = c.req.param("paymentId");
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         reviewRefund(orgCtx(c), paymentId, (name) => field(form, name))
       );
       if (!result.ok) return renderRefundForm(services, c, paymentId, form, result.problem);
@@ -46,7 +46,7 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
     .post("/:paymentId/refunds", allow(services, "payments.refund"), async (c) => {
       const paymentId = c.req.param("paymentId");
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         refundFromForm(orgCtx(c), paymentId, (name) => field(form, name))
       );
       if (!result.ok) return renderRefundForm(services, c, paymentId, form, result.problem);

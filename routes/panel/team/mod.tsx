@@ -11,7 +11,7 @@ import {
 import type { Services } from "../../../lib/context.ts";
 import { allow } from "../kit/access.ts";
 import { type PanelContext, type PanelEnv, subjectOf } from "../kit/context.ts";
-import { attempt, field, noticeOf, readForm, redirectWith } from "../kit/forms.ts";
+import { field, noticeOf, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { clearSessionCookie } from "../kit/session.ts";
 import { type TeamOutcome, TeamPage } from "./pages.tsx";
@@ -67,7 +67,7 @@ export function createTeamArea(services: Services): Hono<PanelEnv> {
     .post("/invitations", allow(services, "team.manage"), async (c) => {
       const form = await readForm(c);
       const session = c.get("session");
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         inviteMember(accounts, {
           orgId: session.org.id,
           actor: actorOf(c),
@@ -105,7 +105,7 @@ export function createTeamArea(services: Services): Hono<PanelEnv> {
     .post("/members/:userId/role", allow(services, "team.manage"), async (c) => {
       const form = await readForm(c);
       const session = c.get("session");
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         changeMemberRole(accounts, {
           orgId: session.org.id,
           actor: actorOf(c),
@@ -121,7 +121,7 @@ export function createTeamArea(services: Services): Hono<PanelEnv> {
     .post("/members/:userId/remove", allow(services, "team.view"), async (c) => {
       const session = c.get("session");
       const userId = c.req.param("userId");
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         removeMember(accounts, { orgId: session.org.id, actor: actorOf(c), userId })
       );
       if (!result.ok) {

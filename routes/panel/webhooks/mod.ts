@@ -21,7 +21,7 @@ import {
 } from "../../../lib/webhooks/endpoints.ts";
 import { recoverEvents } from "../../../lib/webhooks/recovery.ts";
 import { orgCtx, type PanelEnv } from "../kit/context.ts";
-import { attempt, field, fields, type Form, readForm, redirectWith } from "../kit/forms.ts";
+import { field, fields, type Form, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { endpointHref, WEBHOOKS_HREF } from "./href.ts";
 import { renderEndpoint, renderForm, renderList } from "./render.ts";
 
@@ -44,7 +44,7 @@ export function createWebhooksArea(services: Services): Hono<PanelEnv> {
     .get("/new", (c) => renderForm(services, c, null, {}, null))
     .post("/", async (c) => {
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         createWebhookEndpoint(orgCtx(c), endpointCreateRequestOf(endpointInput(form)))
       );
       if (!result.ok) return renderForm(services, c, null, form, result.problem);
@@ -64,7 +64,7 @@ export function createWebhooksArea(services: Services): Hono<PanelEnv> {
       const ctx = orgCtx(c);
       const endpoint = await getWebhookEndpoint(ctx, c.req.param("id"));
       const form = await readForm(c);
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         updateWebhookEndpoint(ctx, endpoint.public_id, endpointUpdateRequestOf(endpointInput(form)))
       );
       if (!result.ok) return renderForm(services, c, endpoint, form, result.problem);
@@ -87,7 +87,7 @@ export function createWebhooksArea(services: Services): Hono<PanelEnv> {
       const form = await readForm(c);
       const since = field(form, "since").trim();
       const until = field(form, "until").trim();
-      const result = await attempt(() =>
+      const result = await runFormAction(() =>
         recoverEvents(orgCtx(c), id, recoverRequestOf(since, until))
       );
       if (!result.ok) {
