@@ -126,6 +126,12 @@ function routes(ids: { qrId: string; paymentId: string; endpointId: string }): R
     {
       action: "payments.refund",
       method: "POST",
+      path: `/panel/payments/${paymentId}/refunds/confirm`,
+      form: { amount: "not money" },
+    },
+    {
+      action: "payments.refund",
+      method: "POST",
       path: "/panel/payments/pay_missingmissingmissing00/cancel",
     },
     {
