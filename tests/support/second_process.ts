@@ -18,7 +18,7 @@ const store = await openStore<EnvironmentSchema>(config.databaseUrl);
 const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
 const provider = new RecordingProvider();
 provider.delayMs = delay;
-const { services } = createApp({
+const { services, webhooks } = createApp({
   config,
   store,
   accounts,
@@ -34,6 +34,7 @@ for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream(
 }
 await services.scheduler.runAll();
 await services.scheduler.stop();
+await webhooks.stop();
 await store.close();
 await accounts.close();
 console.log(JSON.stringify({ calls: provider.calls, carriedOut: provider.carriedOut }));
