@@ -190,6 +190,12 @@ function routes(ids: { qrId: string; paymentId: string; endpointId: string }): R
     { action: "developers", method: "GET", path: `/panel/developers/webhooks/${endpointId}/edit` },
     {
       action: "developers",
+      method: "GET",
+      path: `/panel/developers/webhooks/${endpointId}/deliveries`,
+      json: true,
+    },
+    {
+      action: "developers",
       method: "POST",
       path: "/panel/developers/webhooks",
       form: { url: "not a url", scope: "all" },
