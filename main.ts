@@ -26,8 +26,8 @@ import { type OrgContext, orgContext } from "./lib/context.ts";
 import { createLogger } from "./lib/log.ts";
 import { runOpsCommand } from "./lib/ops/commands.ts";
 import { OpsError, OpsUsageError } from "./lib/ops/errors.ts";
-import { createApp } from "./routes/app.ts";
 import { runFakePayuCommand } from "./lib/providers/payu/fake/cli.ts";
+import { buildServices } from "./lib/services.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
 const USAGE = `Usage: paystead <command> [options]
@@ -122,12 +122,12 @@ function withOrganisation<T>(
   return withDatabases(config, async (databases) => {
     const org = await findOrganisationBySlug(databases.accounts.db, slug);
     if (!org) throw new ApiError("resource_not_found", `No organisation with slug '${slug}'.`);
-    const { services, webhooks } = createApp({ ...databases, config, log: createLogger("error") });
+    // The services alone: a command must not deliver webhooks from the server's queue.
+    const { services } = buildServices({ ...databases, config, log: createLogger("error") });
     try {
       return await work(orgContext(services, org.id));
     } finally {
       await services.scheduler.stop();
-      await webhooks.stop();
     }
   });
 }

@@ -60,13 +60,13 @@ export interface ServiceDeps {
 interface BuiltServices {
   services: Services;
   authenticator: ApiKeyAuthenticator;
-  /** The webhook delivery queue, started: stop it before closing the database. */
+  /** The webhook delivery queue, not yet started: a server starts it, a CLI command never does. */
   webhooks: WebhookDispatcher;
 }
 
 /**
  * Builds the services of one environment process: the provider, the scheduler with every job
- * registered, the payment hooks, the event broadcaster and the started webhook dispatcher.
+ * registered, the payment hooks, the event broadcaster and the webhook dispatcher.
  */
 export function buildServices(deps: ServiceDeps): BuiltServices {
   const clock = deps.clock ?? systemClock;
@@ -108,6 +108,5 @@ export function buildServices(deps: ServiceDeps): BuiltServices {
   }
   const webhooks = new WebhookDispatcher(services, deps.webhooks);
   scheduler.register(webhookDeliveryJob(webhooks));
-  webhooks.start();
   return { services, authenticator: new ApiKeyAuthenticator(services), webhooks };
 }

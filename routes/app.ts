@@ -46,6 +46,7 @@ export interface PaysteadApp {
 /** Builds the whole HTTP app (API, operational endpoints, pages, panel) on the given dependencies. */
 export function createApp(deps: AppDeps): PaysteadApp {
   const { services, authenticator, webhooks } = buildServices(deps);
+  webhooks.start();
   const { clock, log } = services;
   const metrics = createMetrics();
   registerBackupMetrics(metrics.registry, services.backups);
