@@ -2,13 +2,13 @@ import type { Context } from "hono";
 import type { ApiError } from "../lib/errors.ts";
 
 /**
- * Paths whose errors are always the contract's JSON: the API, the operational endpoints and the
- * sandbox's webhook receiver.
+ * Paths whose errors are always the contract's JSON: the API, the operational endpoints, and
+ * what machines post to (the sandbox's webhook receiver, the providers' notifications).
  */
 function isMachinePath(path: string): boolean {
   return path === "/api" || path.startsWith("/api/") || path === "/payments" ||
     path === "/healthz" || path === "/readyz" || path === "/metrics" ||
-    path.startsWith("/sandbox/webhook-inbox/");
+    path.startsWith("/sandbox/webhook-inbox/") || path.startsWith("/providers/");
 }
 
 /**

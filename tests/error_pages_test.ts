@@ -16,6 +16,7 @@ Deno.test("[error pages] one rule decides page or JSON for public pages, the pan
     ["/payments", null, "json"],
     ["/metrics", "text/html", "json"],
     ["/sandbox/webhook-inbox/inb_x", "text/html", "json"],
+    ["/providers/payu/notify", null, "json"],
   ];
   for (const [path, accept, expected] of cases) {
     await t.step(`${path} with Accept ${accept ?? "(none)"}: ${expected}`, async () => {
