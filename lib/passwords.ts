@@ -5,10 +5,12 @@ const KEY_LENGTH = 32;
 
 /** The cost of new hashes: OWASP's minimum for scrypt (N=2^17, r=8, p=1, 128 MiB each). */
 const PASSWORD_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
-/** scrypt needs 128·N·r bytes; the default limit (32 MiB) would refuse N=2^17. */
-const MAX_MEMORY = 256 * 1024 * 1024;
-/** Stored hashes are ours, but a damaged one must not make a check take minutes or gigabytes. */
-const MAX_STORED_N = 2 ** 20;
+/**
+ * What one derivation may take: twice today's cost, so a hash made costlier later still checks.
+ * Stored hashes are ours, but a damaged one must not make a check take gigabytes (or fail with
+ * a 500): one asking for more than this is no valid hash.
+ */
+const MAX_MEMORY = 512 * 1024 * 1024;
 
 /**
  * NOTE: each derivation holds 128 MiB for a few hundred milliseconds. Sign-ins from many
@@ -53,11 +55,17 @@ function parseHash(stored: string): ParsedHash | null {
   const [scheme, n, r, p, salt, hash, ...rest] = stored.split("$");
   const cost = { N: Number(n), r: Number(r), p: Number(p) };
   const valid = scheme === "scrypt" && rest.length === 0 && !!salt && !!hash &&
-    Number.isInteger(cost.N) && cost.N > 1 && cost.N <= MAX_STORED_N &&
-    Number.isInteger(cost.r) && cost.r >= 1 && cost.r <= 32 &&
-    Number.isInteger(cost.p) && cost.p >= 1 && cost.p <= 16;
+    Number.isInteger(cost.N) && cost.N > 1 && (cost.N & (cost.N - 1)) === 0 &&
+    Number.isInteger(cost.r) && cost.r >= 1 &&
+    Number.isInteger(cost.p) && cost.p >= 1 && cost.p <= 16 &&
+    scryptMemory(cost) <= MAX_MEMORY;
   if (!valid) return null;
   return { cost, salt: Buffer.from(salt, "base64"), hash: Buffer.from(hash, "base64") };
+}
+
+/** The memory scrypt needs at `cost` (Node refuses more than its `maxmem`). */
+function scryptMemory(cost: ScryptCost): number {
+  return 128 * cost.r * (cost.N + cost.p + 2);
 }
 
 /** scrypt's cost parameters. */

@@ -23,6 +23,9 @@ Deno.test("[passwords] new hashes record scrypt N=2^17, r=8, p=1", async () => {
   assert.equal(scryptPasswords.needsRehash(old), true);
   assert.equal(await verifyPassword("x", "scrypt$1099511627776$8$1$AAAA$AAAA"), false);
   assert.equal(await verifyPassword("x", "bcrypt$whatever"), false);
+  // More memory than a check may take, or an N scrypt refuses: no valid hash, not a failure.
+  assert.equal(await verifyPassword("x", "scrypt$1048576$8$1$AAAA$AAAA"), false);
+  assert.equal(await verifyPassword("x", "scrypt$1000$8$1$AAAA$AAAA"), false);
   // A costlier hash than today's is never "upgraded" down.
   assert.equal(scryptPasswords.needsRehash(hash.replace("$131072$", "$262144$")), false);
 });
