@@ -26,17 +26,19 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
 /** An optional JSON body that must be an empty object when sent (no unknown fields). */
 export const emptyBody = { required: false, ...json(z.strictObject({})) };
 
-const ERROR_DESCRIPTIONS = {
-  400:
-    "Invalid request: malformed JSON, a failed validation (`param` names the field) or an unknown field.",
+/** What each error status of the API means, in every operation that can answer it. */
+export const ERROR_DESCRIPTIONS = {
+  400: "Invalid request: malformed JSON, a failed validation (`param` names the field), an " +
+    "unknown field, or a path id longer than 100 characters.",
   401: "Missing, unknown, revoked or expired API key, or a key of the other environment.",
   403: "The organisation's plan or the caller's role does not allow this.",
   404: "No such resource in this organisation.",
   409: "The resource's state does not allow this, or an Idempotency-Key conflict.",
   413: "The request body is larger than 1 MiB.",
-  415: "The request body is not JSON (send Content-Type: application/json).",
+  415: "The request body is not JSON (send Content-Type: application/json, UTF-8).",
   429: "Too many requests for this API key (or too many open event streams); see Retry-After.",
-  503: "The server is stopping or its storage cannot take writes; retry after Retry-After.",
+  503: "The server is stopping or its storage cannot take writes; nothing was changed, the " +
+    "Idempotency-Key is released. Retry after Retry-After.",
 } as const;
 
 /** The documented error responses of an operation. */

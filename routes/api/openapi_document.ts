@@ -3,6 +3,9 @@ import type { Services } from "../../lib/context.ts";
 import { eventSchemaName } from "../../lib/event_schemas.ts";
 import { EVENT_TYPES } from "../../lib/events.ts";
 import type { AppEnv } from "../env.ts";
+import { ERROR_DESCRIPTIONS } from "./openapi.ts";
+
+type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 
 /** A loose view of the generated OpenAPI document, enough to complete it. */
 type Json = Record<string, unknown>;
@@ -42,36 +45,27 @@ const HEADERS = {
   },
 };
 
-const ERRORS: Record<string, string> = {
-  400: "Invalid request: malformed JSON, a failed validation (`param` names the field), an " +
-    "unknown field, or a path id longer than 100 characters.",
-  401: "Missing, unknown, revoked or expired API key, or a key of the other environment.",
-  403: "The organisation's plan or the caller's role does not allow this.",
-  404: "No such resource in this organisation.",
-  409: "The resource's state does not allow this, or an Idempotency-Key conflict.",
-  413: "The request body is larger than 1 MiB.",
-  415: "The request body is not JSON (send Content-Type: application/json, UTF-8).",
-  429: "Too many requests for this API key; wait for Retry-After.",
-  503: "The server is stopping or its storage cannot take writes; nothing was changed, the " +
-    "Idempotency-Key is released. Retry after Retry-After.",
-};
-
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 /** The statuses every operation of this shape can answer, beyond what its route lists. */
-function statusesOf(method: string, path: string, operation: Operation): string[] {
-  const statuses = ["401", "403", "429", "503"];
-  if (operation.parameters?.length || operation.requestBody) statuses.push("400");
-  if (path.includes("{")) statuses.push("400", "404");
-  if (method === "post") statuses.push("409");
-  if (method === "post" || method === "put" || method === "patch") statuses.push("413", "415");
+function statusesOf(method: string, path: string, operation: Operation): Set<ErrorStatus> {
+  const statuses = new Set<ErrorStatus>([401, 403, 429, 503]);
+  if (operation.parameters?.length || operation.requestBody || path.includes("{")) {
+    statuses.add(400);
+  }
+  if (path.includes("{")) statuses.add(404);
+  if (method === "post") statuses.add(409);
+  if (method === "post" || method === "put" || method === "patch") {
+    statuses.add(413);
+    statuses.add(415);
+  }
   return statuses;
 }
 
 function completeOperation(method: string, path: string, operation: Operation): void {
   for (const status of statusesOf(method, path, operation)) {
     operation.responses[status] ??= {
-      description: ERRORS[status],
+      description: ERROR_DESCRIPTIONS[status],
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
   }
