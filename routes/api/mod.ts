@@ -72,11 +72,7 @@ export function createApi(
     scheme: "bearer",
     description: "An API key of this environment: `sk_sandbox_...` or `sk_production_...`.",
   });
-  let document: unknown;
-  api.get("/api/v1/openapi.json", (c) => {
-    document ??= buildOpenApiDocument(api, services);
-    return c.json(document);
-  });
+  api.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument(api, services)));
   api.route("/api/v1", v1);
   api.route("/", alias);
   return api;

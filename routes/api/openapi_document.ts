@@ -136,11 +136,22 @@ function webhooks(): Json {
   }]));
 }
 
+const documents = new WeakMap<OpenAPIHono<AppEnv>, unknown>();
+
 /**
- * The OpenAPI document of `api`, generated from its routes' schemas and completed: what
- * `/api/v1/openapi.json` serves and the panel's API reference shows.
+ * The OpenAPI document of `api`, generated from its routes' schemas and completed once per app:
+ * what `/api/v1/openapi.json` serves and the panel's API reference shows.
  */
 export function buildOpenApiDocument(api: OpenAPIHono<AppEnv>, services: Services): unknown {
+  let document = documents.get(api);
+  if (document === undefined) {
+    document = generateDocument(api, services);
+    documents.set(api, document);
+  }
+  return document;
+}
+
+function generateDocument(api: OpenAPIHono<AppEnv>, services: Services): unknown {
   return completeDocument(api.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
