@@ -12,7 +12,6 @@ import {
   loadSessionState,
   type SessionPage,
 } from "../lib/checkout/pages.ts";
-import { NO_SCRIPT_REFRESH_SECONDS } from "../lib/checkout/state.ts";
 import type { Services } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { limitCodeForm, readCodeSubmission } from "./code_form.ts";
@@ -21,21 +20,18 @@ import { renderPage } from "./html.tsx";
 import { clientAddress } from "./middleware/client_address.ts";
 import { sameOriginOnly } from "./middleware/same_origin.ts";
 
-function CheckoutPage(props: { page: SessionPage; services: Services }) {
+function CheckoutPage(props: { page: SessionPage }) {
   const { session, summary, state } = props.page;
-  const sandbox = props.services.environment === "sandbox";
-  // The test codes are the simulator's; PayU's sandbox has its own (README).
-  const simulator = sandbox && props.services.provider.name === "sandbox";
   const path = `/checkout/${session.public_id}`;
   return (
     <Layout
       title={`${summary.title} · ${summary.merchantName}`}
       variant="embedded"
       islands
-      refreshSeconds={state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined}
+      refreshSeconds={props.page.refreshSeconds}
     >
       <main class="checkout checkout--embedded">
-        {sandbox && <SandboxBanner />}
+        {props.page.sandbox && <SandboxBanner />}
         <OrderSummary summary={summary} />
         <section class="pay" aria-label="Payment">
           <Island
@@ -55,7 +51,7 @@ function CheckoutPage(props: { page: SessionPage; services: Services }) {
             }}
           />
         </section>
-        {simulator && <TestCodes />}
+        {props.page.testCodes && <TestCodes />}
         <SecuredBy />
       </main>
     </Layout>
@@ -85,7 +81,7 @@ export function createEmbeddedCheckoutPages(services: Services): Hono<AppEnv> {
           { status: 403 },
         );
       }
-      return renderPage(c, <CheckoutPage page={page} services={services} />, {
+      return renderPage(c, <CheckoutPage page={page} />, {
         frameAncestor: page.session.embed_origin,
       });
     })

@@ -12,7 +12,6 @@ import {
   type PaymentPage,
   startOfferPayment,
 } from "../lib/checkout/pages.ts";
-import { NO_SCRIPT_REFRESH_SECONDS } from "../lib/checkout/state.ts";
 import type { Services } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { findPublicPayment } from "../lib/payments/mod.ts";
@@ -22,20 +21,17 @@ import { renderPage } from "./html.tsx";
 import { clientAddress } from "./middleware/client_address.ts";
 import { sameOriginOnly } from "./middleware/same_origin.ts";
 
-function HostedPage(props: { page: PaymentPage; services: Services }) {
+function HostedPage(props: { page: PaymentPage }) {
   const { payment, summary, state } = props.page;
-  const sandbox = props.services.environment === "sandbox";
-  // The test codes are the simulator's; PayU's sandbox has its own (README).
-  const simulator = sandbox && props.services.provider.name === "sandbox";
   const path = `/pay/${payment.public_id}`;
   return (
     <Layout
       title={`Pay ${summary.merchantName} · ${summary.title}`}
       variant="hosted"
       islands
-      refreshSeconds={state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined}
+      refreshSeconds={props.page.refreshSeconds}
     >
-      {sandbox && <SandboxBanner />}
+      {props.page.sandbox && <SandboxBanner />}
       <main class="checkout checkout--hosted">
         <div class="checkout__summary">
           <OrderSummary summary={summary} />
@@ -59,7 +55,7 @@ function HostedPage(props: { page: PaymentPage; services: Services }) {
               }}
             />
           </section>
-          {simulator && <TestCodes />}
+          {props.page.testCodes && <TestCodes />}
           <SecuredBy />
         </div>
       </main>
@@ -76,7 +72,7 @@ export function createPayPages(services: Services): Hono<AppEnv> {
     .get("/pay/:paymentId", async (c) => {
       const page = await loadPaymentPage(services, c.req.param("paymentId"));
       if (!page) throw notFound("payment", c.req.param("paymentId"));
-      return renderPage(c, <HostedPage page={page} services={services} />);
+      return renderPage(c, <HostedPage page={page} />);
     })
     .get("/pay/:paymentId/state", async (c) => {
       const state = await loadPaymentState(services, c.req.param("paymentId"));

@@ -11,7 +11,12 @@ import { type CheckoutSessionRecord, findPublicCheckoutSession, ownOrigin } from
 import type { LineItem } from "./schemas.ts";
 import { orgContextOnClock } from "../sandbox_clock.ts";
 import { isOriginAllowed } from "./settings.ts";
-import { type CheckoutState, hostedPaymentState, sessionState } from "./state.ts";
+import {
+  type CheckoutState,
+  hostedPaymentState,
+  NO_SCRIPT_REFRESH_SECONDS,
+  sessionState,
+} from "./state.ts";
 
 /** One line of the order as the customer reads it. */
 interface OrderLine {
@@ -30,8 +35,18 @@ export interface OrderSummary {
   totalLabel: string;
 }
 
+/** What both customer pages show around the order: the environment's marks and reloads. */
+interface PageFrame {
+  /** The sandbox banner. */
+  sandbox: boolean;
+  /** The test codes: the simulator's; PayU's sandbox has its own (README). */
+  testCodes: boolean;
+  /** Without JavaScript, how often the page reloads itself while the bank decides. */
+  refreshSeconds: number | undefined;
+}
+
 /** A checkout session's page: the session, its order and its state. */
-export interface SessionPage {
+export interface SessionPage extends PageFrame {
   session: CheckoutSessionRecord;
   summary: OrderSummary;
   state: CheckoutState;
@@ -42,7 +57,7 @@ export interface SessionPage {
 }
 
 /** A hosted payment's page: the payment, its order and its state. */
-export interface PaymentPage {
+export interface PaymentPage extends PageFrame {
   payment: PaymentRecord;
   summary: OrderSummary;
   state: CheckoutState;
@@ -56,6 +71,15 @@ export interface PaymentPage {
  */
 async function orgNow(services: Services, orgId: number): Promise<number> {
   return (await orgContextOnClock(services, orgId)).now();
+}
+
+function pageFrame(services: Services, state: CheckoutState): PageFrame {
+  const sandbox = services.environment === "sandbox";
+  return {
+    sandbox,
+    testCodes: sandbox && services.provider.name === "sandbox",
+    refreshSeconds: state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined,
+  };
 }
 
 function secondsUntil(at: number, now: number): number {
@@ -92,7 +116,13 @@ export async function loadSessionPage(
   const lines: LineItem[] = session.line_items === null
     ? [{ name: session.offer_name, quantity: 1, unitAmount: session.amount }]
     : JSON.parse(session.line_items);
+  const state = sessionState(
+    session,
+    await lockedForSeconds(services.store.db, session.public_id, services.clock.now()),
+    now,
+  );
   return {
+    ...pageFrame(services, state),
     session,
     summary: {
       merchantName: await merchantName(services, session.org_id),
@@ -101,11 +131,7 @@ export async function loadSessionPage(
       lines: orderLines(lines, session.currency),
       totalLabel: formatMoney(session.amount, session.currency),
     },
-    state: sessionState(
-      session,
-      await lockedForSeconds(services.store.db, session.public_id, services.clock.now()),
-      now,
-    ),
+    state,
     expiresInSeconds: secondsUntil(session.expires_at, now),
     // The panel's preview embeds on this environment's own origin, which is never on a list.
     embedAllowed: session.embed_origin === ownOrigin(services) ||
@@ -181,14 +207,16 @@ export async function loadPaymentPage(
   const payment = await findPublicPayment(services, paymentId);
   if (!payment) return undefined;
   const now = await orgNow(services, payment.org_id);
+  const state = hostedPaymentState(
+    payment,
+    await lockedForSeconds(services.store.db, payment.public_id, services.clock.now()),
+    now,
+  );
   return {
+    ...pageFrame(services, state),
     payment,
     summary: await paymentSummary(services, payment),
-    state: hostedPaymentState(
-      payment,
-      await lockedForSeconds(services.store.db, payment.public_id, services.clock.now()),
-      now,
-    ),
+    state,
     expiresInSeconds: secondsUntil(payment.expires_at, now),
   };
 }
