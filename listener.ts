@@ -10,10 +10,11 @@ interface ListenerOptions {
   onListen?: (addr: Deno.NetAddr) => void;
   /** Called on every failure: `accept` when a listener died, `listen` when starting one failed. */
   onFailure?: (stage: "accept" | "listen") => void;
-  /** The first wait before listening again, doubled after each failure up to `maxRetryMs`. */
-  minRetryMs?: number;
-  maxRetryMs?: number;
 }
+
+/** The first wait before listening again, doubled after each failure up to the second. */
+const MIN_RETRY_MS = 100;
+const MAX_RETRY_MS = 2_000;
 
 /**
  * `Deno.serve` that survives its own listener. Past the file limit (a flood of connections),
@@ -29,20 +30,18 @@ export class Listener {
   /** Failed listeners still finishing the connections they had accepted. */
   readonly #retired = new Set<Deno.HttpServer<Deno.NetAddr>>();
   #retryTimer: ReturnType<typeof setTimeout> | null = null;
-  #retryMs: number;
+  #retryMs = MIN_RETRY_MS;
   /** Failures in the current episode; 0 while serving normally. */
   #failures = 0;
   #stopping = false;
 
   constructor(options: ListenerOptions) {
     this.#options = options;
-    this.#retryMs = options.minRetryMs ?? 100;
   }
 
   /** Starts listening; throws if the first listener cannot start (port taken, bad address). */
-  start(): Deno.NetAddr {
-    const server = this.#listen(true);
-    return server.addr;
+  start(): void {
+    this.#listen(true);
   }
 
   /** Stops listening and waits for requests in flight, on failed listeners too. */
@@ -100,7 +99,7 @@ export class Listener {
       });
     }
     const wait = this.#retryMs;
-    this.#retryMs = Math.min(wait * 2, this.#options.maxRetryMs ?? 2_000);
+    this.#retryMs = Math.min(wait * 2, MAX_RETRY_MS);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null;
       if (this.#stopping) return;
@@ -118,6 +117,6 @@ export class Listener {
       failures: this.#failures,
     });
     this.#failures = 0;
-    this.#retryMs = this.#options.minRetryMs ?? 100;
+    this.#retryMs = MIN_RETRY_MS;
   }
 }
