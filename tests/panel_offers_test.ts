@@ -27,6 +27,15 @@ Deno.test("[panel offers] create one with a price, a subscription and metadata; 
       metadata: "no equals sign",
     });
     assert.equal(badMetadata.status, 400);
+    const badCurrency = await agent.post("/panel/offers", {
+      name: "Coffee box",
+      amount: "1",
+      currency: "EURO",
+    });
+    assert.equal(badCurrency.status, 400);
+    assert.match(pageText(await badCurrency.text()), /currency/i);
+    const none = await (await t.request("GET", "/api/v1/qr")).json();
+    assert.deepEqual(none.data, [], "a refused form creates nothing");
 
     const created = await agent.post("/panel/offers", {
       name: "Coffee box",

@@ -1,5 +1,6 @@
 import type { OfferRow } from "../../db/schema.ts";
 import type { OrgContext } from "../context.ts";
+import { isCurrency } from "../money.ts";
 import {
   CreateOfferRequest,
   getOffer,
@@ -82,7 +83,8 @@ export function offerCreateRequestOf(field: FieldReader): CreateOfferRequest {
   const count = field("intervalCount");
   return parseRequest(CreateOfferRequest, {
     name: field("name"),
-    amount: parseAmountField(field("amount"), currency || "PLN", "amount"),
+    // An unknown currency is the schema's 400 on `currency`, not a failure to read the amount.
+    amount: parseAmountField(field("amount"), isCurrency(currency) ? currency : "PLN", "amount"),
     currency,
     ...(description !== "" && { description }),
     ...(recurring !== "" && {
