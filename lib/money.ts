@@ -22,7 +22,7 @@ export function formatMoney(amount: number, currency: string, locale = "en"): st
 }
 
 /** How many minor-unit digits a currency has (2 for PLN, 0 for JPY, 3 for KWD). */
-function currencyDigits(currency: string): number {
+export function currencyDigits(currency: string): number {
   return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
     .maximumFractionDigits ?? 2;
 }

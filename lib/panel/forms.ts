@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ApiError } from "../errors.ts";
-import { parseMajorAmount } from "../money.ts";
+import { currencyDigits, parseMajorAmount } from "../money.ts";
 
 /**
  * Turning what people type into the API's request shapes, so a panel form is checked by the
@@ -36,8 +36,7 @@ export function parseAmountField(text: string, currency: string, param: string):
 }
 
 function currencyDigitsText(currency: string): string {
-  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
-    .maximumFractionDigits ?? 2;
+  const digits = currencyDigits(currency);
   return digits === 1 ? "1 digit" : `${digits} digits`;
 }
 

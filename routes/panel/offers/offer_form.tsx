@@ -1,13 +1,13 @@
 import { CsrfField, Fact, Facts, Field, FormError, Money } from "../../../components/panel/ui.tsx";
 import type { OfferRow } from "../../../db/schema.ts";
+import { CURRENCY_CODES } from "../../../lib/money.ts";
 import { RECURRING_INTERVALS } from "../../../lib/offers.ts";
 import { metadataText } from "../../../lib/panel/forms.ts";
 import { billingText, INTERVAL_TEXT } from "../../../lib/panel/offers.ts";
 import { type Form, type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
 
 const COMMON_CURRENCIES = ["PLN", "EUR", "USD", "GBP", "CHF", "CZK", "SEK", "NOK", "DKK"];
-const ALL_CURRENCIES = Intl.supportedValuesOf("currency").map((code) => code.toUpperCase())
-  .filter((code) => !COMMON_CURRENCIES.includes(code));
+const OTHER_CURRENCIES = CURRENCY_CODES.filter((code) => !COMMON_CURRENCIES.includes(code));
 
 /** Creates an offer (`offer` null) or edits one: its price and billing are fixed once made. */
 export function OfferForm(props: {
@@ -76,7 +76,7 @@ export function OfferForm(props: {
                     ))}
                   </optgroup>
                   <optgroup label="All">
-                    {ALL_CURRENCIES.map((code) => (
+                    {OTHER_CURRENCIES.map((code) => (
                       <option value={code} selected={value("currency") === code}>{code}</option>
                     ))}
                   </optgroup>
