@@ -68,19 +68,15 @@ export function createAccountArea(services: Services): Hono<PanelEnv> {
     .post("/password", async (c) => {
       const session = c.get("session");
       const form = await readForm(c);
-      const result = await runFormAction(() =>
+      const result = await runFormAction(c, () =>
         changePassword(accounts, session, {
           current: field(form, "current"),
           password: field(form, "password"),
           confirm: field(form, "confirm"),
           client: clientInfo(c, config.trustedProxies),
           now: clock.now(),
-        }, services.passwords)
-      );
+        }, services.passwords));
       if (!result.ok) {
-        for (const [name, value] of Object.entries(result.problem.headers ?? {})) {
-          c.header(name, value);
-        }
         return session.passwordChangeRequired
           ? renderChoosePassword(services, c, result.problem, result.problem.status)
           : renderAccount(services, c, result.problem, result.problem.status);

@@ -15,14 +15,13 @@ export function createApiKeysArea(deps: PanelDeps): Hono<PanelEnv> {
     .get("/", (c) => renderKeys(deps, c, {}))
     .post("/", async (c) => {
       const form = await readForm(c);
-      const result = await runFormAction(() =>
+      const result = await runFormAction(c, () =>
         createApiKey(store, {
           orgId: c.get("session").org.id,
           name: field(form, "name"),
           environment,
           now: clock.now(),
-        })
-      );
+        }));
       if (!result.ok) {
         return renderKeys(
           deps,

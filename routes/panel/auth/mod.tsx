@@ -43,18 +43,14 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
     .post("/sign-in", sameOriginOnly(services), async (c) => {
       const form = await readForm(c);
       const next = safeNext(field(form, "next"));
-      const result = await runFormAction(() =>
+      const result = await runFormAction(c, () =>
         signIn(accounts, {
           email: field(form, "email"),
           password: field(form, "password"),
           client: clientInfo(c, config.trustedProxies),
           now: clock.now(),
-        }, passwords)
-      );
+        }, passwords));
       if (!result.ok) {
-        for (const [name, value] of Object.entries(result.problem.headers ?? {})) {
-          c.header(name, value);
-        }
         return renderPage(
           c,
           <SignInPage
@@ -99,7 +95,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
       const token = c.req.param("token");
       const form = await readForm(c);
       const now = clock.now();
-      const result = await runFormAction(() =>
+      const result = await runFormAction(c, () =>
         acceptInvitation(accounts, {
           token,
           name: field(form, "name"),
@@ -107,8 +103,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
           confirm: field(form, "confirm"),
           client: clientInfo(c, config.trustedProxies),
           now,
-        }, passwords)
-      );
+        }, passwords));
       if (!result.ok) {
         const invitation = await loadInvitation(accounts, token, now);
         return renderPage(

@@ -28,14 +28,13 @@ export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
     .get("/", (c) => renderCheckoutSettings(services, c, null))
     .post("/origins", async (c) => {
       const form = await readForm(c);
-      const result = await runFormAction(() =>
+      const result = await runFormAction(c, () =>
         putCheckoutSettings(
           orgCtx(c),
           parseRequest(CheckoutSettings, {
             allowedOrigins: originsFromText(field(form, "origins")),
           }),
-        )
-      );
+        ));
       if (!result.ok) return renderCheckoutSettings(services, c, { form, problem: result.problem });
       return redirectWith(c, CHECKOUT_SETTINGS_HREF, "saved");
     })

@@ -43,7 +43,7 @@ export function createConfigTransferArea(services: Services): Hono<PanelEnv> {
       return c.body(text);
     })
     .post("/plan", async (c) => {
-      const outcome = await runFormAction(async () => {
+      const outcome = await runFormAction(c, async () => {
         const text = await uploadedText(c);
         const plan = await planImport(orgCtx(c), await parseConfig(text), importOptions(c));
         return { text, plan };
@@ -54,7 +54,7 @@ export function createConfigTransferArea(services: Services): Hono<PanelEnv> {
       return renderPlan(services, c, outcome.value.plan, outcome.value.text);
     })
     .post("/apply", async (c) => {
-      const outcome = await runFormAction(async () => {
+      const outcome = await runFormAction(c, async () => {
         const file = await parseConfig(field(await readForm(c), "config"));
         return await applyImport(orgCtx(c), file, importOptions(c));
       });

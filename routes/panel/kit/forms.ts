@@ -38,28 +38,25 @@ export interface FormProblem {
   param: string | null;
   message: string;
   status: number;
-  headers?: Record<string, string>;
 }
 
 /**
  * Runs a form's action; an error the person can fix (400, 401, 404, 409, 429) comes back as a
- * problem to show with the form, anything else is thrown on.
+ * problem to show with the form, its headers (a 429's Retry-After) already on the response;
+ * anything else is thrown on.
  */
 export async function runFormAction<T>(
+  c: Context,
   run: () => Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; problem: FormProblem }> {
   try {
     return { ok: true, value: await run() };
   } catch (error) {
     if (error instanceof ApiError && [400, 401, 404, 409, 429].includes(error.status)) {
+      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       return {
         ok: false,
-        problem: {
-          param: error.param ?? null,
-          message: error.message,
-          status: error.status,
-          headers: error.headers,
-        },
+        problem: { param: error.param ?? null, message: error.message, status: error.status },
       };
     }
     throw error;

@@ -33,8 +33,9 @@ export function createOfferArea(services: Services): Hono<PanelEnv> {
     .get("/new", allow(services, "offers.manage"), (c) => renderNewOffer(services, c, {}, null))
     .post("/", allow(services, "offers.manage"), async (c) => {
       const form = await readForm(c);
-      const result = await runFormAction(() =>
-        createOffer(orgCtx(c), offerCreateRequestOf((name) => field(form, name)))
+      const result = await runFormAction(
+        c,
+        () => createOffer(orgCtx(c), offerCreateRequestOf((name) => field(form, name))),
       );
       if (!result.ok) {
         return renderNewOffer(services, c, form, result.problem, result.problem.status);
@@ -50,8 +51,9 @@ export function createOfferArea(services: Services): Hono<PanelEnv> {
       const ctx = orgCtx(c);
       const offer = await getOffer(ctx, c.req.param("qrId"));
       const form = await readForm(c);
-      const result = await runFormAction(() =>
-        updateOffer(ctx, offer.public_id, offerUpdateRequestOf((name) => field(form, name)))
+      const result = await runFormAction(
+        c,
+        () => updateOffer(ctx, offer.public_id, offerUpdateRequestOf((name) => field(form, name))),
       );
       if (!result.ok) {
         return renderOffer(

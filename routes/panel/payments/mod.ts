@@ -37,8 +37,9 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
     .post("/:paymentId/refunds/confirm", allow(services, "payments.refund"), async (c) => {
       const paymentId = c.req.param("paymentId");
       const form = await readForm(c);
-      const result = await runFormAction(() =>
-        reviewRefund(orgCtx(c), paymentId, (name) => field(form, name))
+      const result = await runFormAction(
+        c,
+        () => reviewRefund(orgCtx(c), paymentId, (name) => field(form, name)),
       );
       if (!result.ok) return renderRefundForm(services, c, paymentId, form, result.problem);
       return renderPayment(services, c, paymentId, { kind: "confirm", review: result.value });
@@ -46,8 +47,9 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
     .post("/:paymentId/refunds", allow(services, "payments.refund"), async (c) => {
       const paymentId = c.req.param("paymentId");
       const form = await readForm(c);
-      const result = await runFormAction(() =>
-        refundFromForm(orgCtx(c), paymentId, (name) => field(form, name))
+      const result = await runFormAction(
+        c,
+        () => refundFromForm(orgCtx(c), paymentId, (name) => field(form, name)),
       );
       if (!result.ok) return renderRefundForm(services, c, paymentId, form, result.problem);
       return redirectWith(c, `/panel/payments/${paymentId}`, "refunded");

@@ -67,15 +67,14 @@ export function createTeamArea(services: Services): Hono<PanelEnv> {
     .post("/invitations", allow(services, "team.manage"), async (c) => {
       const form = await readForm(c);
       const session = c.get("session");
-      const result = await runFormAction(() =>
+      const result = await runFormAction(c, () =>
         inviteMember(accounts, {
           orgId: session.org.id,
           actor: actorOf(c),
           email: field(form, "email"),
           role: field(form, "role"),
           now: clock.now(),
-        })
-      );
+        }));
       if (!result.ok) {
         return renderTeam(
           services,
@@ -105,14 +104,13 @@ export function createTeamArea(services: Services): Hono<PanelEnv> {
     .post("/members/:userId/role", allow(services, "team.manage"), async (c) => {
       const form = await readForm(c);
       const session = c.get("session");
-      const result = await runFormAction(() =>
+      const result = await runFormAction(c, () =>
         changeMemberRole(accounts, {
           orgId: session.org.id,
           actor: actorOf(c),
           userId: c.req.param("userId"),
           role: field(form, "role"),
-        })
-      );
+        }));
       if (!result.ok) {
         return renderTeam(services, c, { problem: result.problem }, result.problem.status);
       }
@@ -121,8 +119,9 @@ export function createTeamArea(services: Services): Hono<PanelEnv> {
     .post("/members/:userId/remove", allow(services, "team.view"), async (c) => {
       const session = c.get("session");
       const userId = c.req.param("userId");
-      const result = await runFormAction(() =>
-        removeMember(accounts, { orgId: session.org.id, actor: actorOf(c), userId })
+      const result = await runFormAction(
+        c,
+        () => removeMember(accounts, { orgId: session.org.id, actor: actorOf(c), userId }),
       );
       if (!result.ok) {
         return renderTeam(services, c, { problem: result.problem }, result.problem.status);

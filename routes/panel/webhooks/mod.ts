@@ -44,8 +44,9 @@ export function createWebhooksArea(services: Services): Hono<PanelEnv> {
     .get("/new", (c) => renderForm(services, c, null, {}, null))
     .post("/", async (c) => {
       const form = await readForm(c);
-      const result = await runFormAction(() =>
-        createWebhookEndpoint(orgCtx(c), endpointCreateRequestOf(endpointInput(form)))
+      const result = await runFormAction(
+        c,
+        () => createWebhookEndpoint(orgCtx(c), endpointCreateRequestOf(endpointInput(form))),
       );
       if (!result.ok) return renderForm(services, c, null, form, result.problem);
       return redirectWith(c, endpointHref(result.value.public_id), "created");
@@ -64,8 +65,14 @@ export function createWebhooksArea(services: Services): Hono<PanelEnv> {
       const ctx = orgCtx(c);
       const endpoint = await getWebhookEndpoint(ctx, c.req.param("id"));
       const form = await readForm(c);
-      const result = await runFormAction(() =>
-        updateWebhookEndpoint(ctx, endpoint.public_id, endpointUpdateRequestOf(endpointInput(form)))
+      const result = await runFormAction(
+        c,
+        () =>
+          updateWebhookEndpoint(
+            ctx,
+            endpoint.public_id,
+            endpointUpdateRequestOf(endpointInput(form)),
+          ),
       );
       if (!result.ok) return renderForm(services, c, endpoint, form, result.problem);
       return redirectWith(c, endpointHref(endpoint.public_id), "saved");
@@ -87,8 +94,9 @@ export function createWebhooksArea(services: Services): Hono<PanelEnv> {
       const form = await readForm(c);
       const since = field(form, "since").trim();
       const until = field(form, "until").trim();
-      const result = await runFormAction(() =>
-        recoverEvents(orgCtx(c), id, recoverRequestOf(since, until))
+      const result = await runFormAction(
+        c,
+        () => recoverEvents(orgCtx(c), id, recoverRequestOf(since, until)),
       );
       if (!result.ok) {
         return renderEndpoint(services, c, id, {
