@@ -110,6 +110,11 @@ export function apiKeyStatus(row: ApiKeyRow, now: number): ApiKeyStatus {
   return "ACTIVE";
 }
 
+/** Tells whether a key of this status still authenticates (an expiring one does until then). */
+export function isUsableKeyStatus(status: ApiKeyStatus): boolean {
+  return status === "ACTIVE" || status === "EXPIRING";
+}
+
 /** The panel's form of a key. */
 export function toApiKeySummary(
   row: ApiKeyRow,

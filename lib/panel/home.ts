@@ -1,6 +1,6 @@
 import type { PanelSession } from "../accounts/sessions.ts";
 import { can } from "../accounts/access.ts";
-import { apiKeyStatus, listApiKeysOf } from "../api_keys.ts";
+import { apiKeyStatus, isUsableKeyStatus, listApiKeysOf } from "../api_keys.ts";
 import type { OrgContext } from "../context.ts";
 import { listPayments, type PaymentRecord } from "../payments/mod.ts";
 import { type ProviderStatus, providerStatus } from "../providers/status.ts";
@@ -46,10 +46,7 @@ async function goLiveChecklist(ctx: OrgContext): Promise<GoLiveChecklist> {
   ]);
   return {
     provider: providerStatus(services),
-    usableApiKeys: keys.filter((key) => {
-      const status = apiKeyStatus(key, now);
-      return status === "ACTIVE" || status === "EXPIRING";
-    }).length,
+    usableApiKeys: keys.filter((key) => isUsableKeyStatus(apiKeyStatus(key, now))).length,
     enabledWebhookEndpoints: endpoints.data.filter((endpoint) => endpoint.enabled === 1).length,
   };
 }

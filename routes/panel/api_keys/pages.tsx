@@ -12,7 +12,7 @@ import {
   PageHeader,
   StatusBadge,
 } from "../../../components/panel/ui.tsx";
-import type { ApiKeySummary } from "../../../lib/api_keys.ts";
+import { type ApiKeySummary, isUsableKeyStatus } from "../../../lib/api_keys.ts";
 import type { Environment } from "../../../lib/config.ts";
 import { curlCommand } from "../../../lib/panel/curl.ts";
 import { type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
@@ -28,7 +28,7 @@ const STATUS_LABEL: Record<ApiKeySummary["status"], string> = {
 
 function KeyRow(props: { apiKey: ApiKeySummary; csrf: string }) {
   const key = props.apiKey;
-  const usable = key.status === "ACTIVE" || key.status === "EXPIRING";
+  const usable = isUsableKeyStatus(key.status);
   return (
     <tr>
       <td>

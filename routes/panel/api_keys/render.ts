@@ -1,5 +1,5 @@
 import { h } from "preact";
-import { listApiKeysOf, toApiKeySummary } from "../../../lib/api_keys.ts";
+import { isUsableKeyStatus, listApiKeysOf, toApiKeySummary } from "../../../lib/api_keys.ts";
 import { type PanelContext, type PanelDeps } from "../kit/context.ts";
 import { field, type Form, type FormProblem, noticeOf } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
@@ -19,7 +19,7 @@ export async function renderKeys(
   const now = clock.now();
   const keys = (await listApiKeysOf(store, session.org.id))
     .map((row) => toApiKeySummary(row, environment, now));
-  const active = keys.filter((key) => key.status === "ACTIVE" || key.status === "EXPIRING");
+  const active = keys.filter((key) => isUsableKeyStatus(key.status));
   return renderPanel(deps.services, c, {
     title: "API keys",
     current: "api-keys",
