@@ -9,7 +9,7 @@ import { parseRequest } from "../../../lib/panel/forms.ts";
 import { orgCtx, type PanelEnv } from "../kit/context.ts";
 import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
-import { CHECKOUT_SETTINGS_HREF, PREVIEW_HREF } from "./href.ts";
+import { CHECKOUT_SETTINGS_HREF, PREVIEW_HREF, previewUrl } from "./href.ts";
 import { CheckoutPreviewPage } from "./pages.tsx";
 import { renderCheckoutSettings } from "./render.ts";
 
@@ -43,7 +43,7 @@ export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
       const preview = await createPreviewSession(
         orgCtx(c),
         field(form, "qrId"),
-        `${config.publicUrl}${PREVIEW_HREF}`,
+        previewUrl(services),
       );
       return c.redirect(`${PREVIEW_HREF}?session=${preview.public_id}`, 303);
     })

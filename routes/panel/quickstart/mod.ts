@@ -4,7 +4,8 @@ import { quickstartFeed } from "../../../lib/panel/quickstart.ts";
 import { runQuickstartStep } from "../../../lib/panel/quickstart_steps.ts";
 import { allow } from "../kit/access.ts";
 import { orgCtx, type PanelEnv } from "../kit/context.ts";
-import { previewUrl, renderQuickstart } from "./render.ts";
+import { previewUrl } from "../checkout/href.ts";
+import { renderQuickstart } from "./render.ts";
 
 /**
  * The interactive Quick Start (sandbox), at QUICKSTART_HREF: its page, one action per step, and

@@ -7,16 +7,11 @@ import {
   quickstartSamples,
 } from "../../../lib/panel/quickstart.ts";
 import { quickstartCheckoutRequest } from "../../../lib/panel/quickstart_steps.ts";
-import { PREVIEW_HREF } from "../checkout/href.ts";
+import { PREVIEW_HREF, previewUrl } from "../checkout/href.ts";
 import { orgCtx, type PanelContext } from "../kit/context.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { QUICKSTART_HREF } from "./href.ts";
 import { QuickstartElsewherePage, QuickstartPage } from "./pages.tsx";
-
-/** The panel's checkout preview page, where step 5 embeds its session (and its curl says so). */
-export function previewUrl(services: Services): string {
-  return `${services.config.publicUrl}${PREVIEW_HREF}`;
-}
 
 /** The Quick Start, or in production where to find it. */
 export async function renderQuickstart(services: Services, c: PanelContext): Promise<Response> {
