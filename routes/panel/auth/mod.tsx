@@ -5,7 +5,7 @@ import type { Services } from "../../../lib/context.ts";
 import { renderPage } from "../../html.tsx";
 import { sameOriginOnly } from "../../middleware/same_origin.ts";
 import type { PanelEnv } from "../kit/context.ts";
-import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
+import { field, noticeOf, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import {
   clientInfo,
   requireSession,
@@ -15,6 +15,8 @@ import {
   verifyCsrf,
 } from "../kit/session.ts";
 import { InvitationPage, SignInPage } from "./pages.tsx";
+
+const SIGN_IN_NOTICES = { "signed-out": "You are signed out." } as const;
 
 /**
  * Sign-in and invitation links, the pages before a session exists, at `/panel/sign-in` and
@@ -28,7 +30,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
       const next = safeNext(c.req.query("next"));
       const session = await authenticateSession(accounts, sessionToken(c, config), clock.now());
       if (session) return c.redirect(next, 303);
-      const notice = c.req.query("notice") === "signed-out" ? "You are signed out." : null;
+      const notice = noticeOf(c, SIGN_IN_NOTICES);
       return renderPage(
         c,
         <SignInPage
