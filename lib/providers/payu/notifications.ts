@@ -4,8 +4,8 @@ import { withDeadline } from "../../deadline.ts";
 import { errorFields } from "../../log.ts";
 import { applyAttemptOutcome } from "../../payments/outcome.ts";
 import { applyRefundAnswer } from "../../refunds/mod.ts";
-import type { ProviderOutcome, RefundOutcome } from "../mod.ts";
-import type { PayuProvider } from "./provider.ts";
+import type { ProviderOutcome } from "../mod.ts";
+import { type PayuProvider, refundOutcome } from "./provider.ts";
 import { verifyNotificationSignature } from "./signature.ts";
 import { Notification, type OrderNotification, type RefundNotification } from "./wire.ts";
 
@@ -86,11 +86,7 @@ async function applyOrder(
 
 async function applyRefund(services: Services, notification: RefundNotification): Promise<void> {
   const { refund } = notification;
-  const outcome: RefundOutcome = refund.status === "FINALIZED"
-    ? { status: "SUCCEEDED" }
-    : refund.status === "CANCELED"
-    ? { status: "FAILED", failureCode: "declined" }
-    : { status: "PENDING" };
+  const outcome = refundOutcome(refund.status);
   await services.store.write(async (trx) => {
     const found = (refund.extRefundId &&
       await findRefundForProvider(trx, { publicId: refund.extRefundId })) ||

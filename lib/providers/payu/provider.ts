@@ -260,7 +260,8 @@ function orderRefusal(answer: PayuAnswer): FailureCode | null {
   return null;
 }
 
-function refundOutcome(status: RefundStatus): RefundOutcome {
+/** Our outcome of a PayU refund status: FINALIZED and CANCELED are final, the rest pending. */
+export function refundOutcome(status: RefundStatus): RefundOutcome {
   if (status === "FINALIZED") return { status: "SUCCEEDED" };
   if (status === "CANCELED") return { status: "FAILED", failureCode: "declined" };
   return { status: "PENDING" };
