@@ -131,15 +131,15 @@ export async function createWebhookEndpoint(
 
 /**
  * Registers an endpoint as createWebhookEndpoint does, in the caller's transaction, for a service
- * that writes more with it.
+ * that writes more with it. Its URL must be one the service built itself (the sandbox's own
+ * inbox): checking a URL resolves its host, which must not happen under the write lock.
  */
-export async function createWebhookEndpointIn(
+export function createWebhookEndpointIn(
   trx: Kysely<EnvironmentSchema>,
   ctx: OrgContext,
   input: CreateWebhookEndpointRequest,
 ): Promise<WebhookEndpointRow> {
-  await checkEndpointUrl(ctx.services, input.url);
-  return await insertEndpoint(trx, ctx, input);
+  return insertEndpoint(trx, ctx, input);
 }
 
 async function insertEndpoint(
