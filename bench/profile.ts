@@ -71,9 +71,13 @@ function summarise(
 }
 
 /** The request's stages, as docs/performance.md reports them. */
-function stageOf(node: ProfileNode): string {
+function stageOf(node: ProfileNode, parents: Map<number, ProfileNode>): string {
   const { url, functionName } = node.callFrame;
   if (functionName === "(garbage collector)") return "garbage collection";
+  // node:sqlite's calls are native frames called from the connection.
+  if (url === "" && /db\/local_sqlite\.ts$/.test(parents.get(node.id)?.callFrame.url ?? "")) {
+    return "SQLite (native calls)";
+  }
   if (functionName === "op_fs_file_sync_data_async") return "fsync (dispatch; runs off-thread)";
   const where = packageOf(url);
   if (where === "libsql" || where === "@libsql/client") return "SQLite (native calls)";

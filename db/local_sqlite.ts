@@ -1,25 +1,26 @@
-import Database from "libsql";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { ExecuteResult, SqlStatement, StatementExecutor } from "./libsql_dialect.ts";
 
-type Connection = InstanceType<typeof Database>;
-type Statement = ReturnType<Connection["prepare"]>;
+/** Deno 2.9's node:sqlite has `setReturnArrays`; its bundled Node types do not list it yet. */
+type ArrayStatement = StatementSync & { setReturnArrays(enabled: boolean): void };
 
 interface CachedStatement {
-  statement: Statement;
-  /** Whether it returns rows; asked once, as each question is a native call. */
-  reader: boolean;
+  statement: StatementSync;
+  /** The names of the columns it returns (none for a write); asked once, as a native call. */
+  columns: string[];
 }
 
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * One connection to a local SQLite file through `libsql`, the engine @libsql/client embeds.
- * @libsql/client's file driver prepares every statement again and reads its column list twice
- * per call, which measured at about half of a simple API request; here prepared statements are
- * cached per SQL text and rows come back as plain objects.
+ * One connection to a local SQLite file through Deno's built-in `node:sqlite`. It measured at
+ * about twice as fast as the `libsql` package for a one-row read (one native call returns every
+ * row, where libsql calls in once per row) and needs no native module loaded. Prepared statements
+ * are cached per SQL text, and rows are read as arrays and made plain objects here, which measured
+ * faster than node:sqlite's own objects (and those have no prototype).
  */
 export class LocalSqliteConnection implements StatementExecutor {
-  readonly #db: Connection;
+  readonly #db: DatabaseSync;
   readonly #statements = new Map<string, CachedStatement>();
 
   /**
@@ -30,7 +31,7 @@ export class LocalSqliteConnection implements StatementExecutor {
     path: string,
     options: { busyTimeoutMs: number; readOnly: boolean; syncOnCommit: boolean },
   ) {
-    this.#db = new Database(path, { timeout: options.busyTimeoutMs });
+    this.#db = new DatabaseSync(path, { timeout: options.busyTimeoutMs });
     this.#db.exec("PRAGMA journal_mode = WAL");
     this.#db.exec(`PRAGMA synchronous = ${options.syncOnCommit ? "FULL" : "NORMAL"}`);
     this.#db.exec("PRAGMA foreign_keys = ON");
@@ -52,7 +53,7 @@ export class LocalSqliteConnection implements StatementExecutor {
 
   /** Whether a transaction is open (SQLite ends one by itself on a full disk or an I/O error). */
   get inTransaction(): boolean {
-    return this.#db.inTransaction;
+    return this.#db.isTransaction;
   }
 
   close(): void {
@@ -64,19 +65,28 @@ export class LocalSqliteConnection implements StatementExecutor {
     let cached = this.#statements.get(sql);
     if (!cached) {
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear();
-      const statement = this.#db.prepare(sql);
-      cached = { statement, reader: statement.reader };
+      const statement = this.#db.prepare(sql) as ArrayStatement;
+      statement.setReturnArrays(true);
+      cached = { statement, columns: statement.columns().map((column) => column.name) };
       this.#statements.set(sql, cached);
     }
-    if (cached.reader) {
-      const rows = cached.statement.all(args) as Record<string, unknown>[];
+    const values = args as SqlValue[];
+    const { columns } = cached;
+    if (columns.length > 0) {
+      const rows = (cached.statement.all(...values) as unknown as unknown[][]).map((values) => {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
+        return row;
+      });
       return { rows, rowsAffected: 0 };
     }
-    const info = cached.statement.run(args);
+    const info = cached.statement.run(...values);
     return {
       rows: [],
-      rowsAffected: info.changes,
+      rowsAffected: Number(info.changes),
       lastInsertRowid: BigInt(info.lastInsertRowid),
     };
   }
 }
+
+type SqlValue = null | number | bigint | string | Uint8Array;

@@ -38,10 +38,16 @@ function describe(error: unknown): string {
 function isStorageFailure(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
   if (typeof error !== "object" || error === null) return false;
-  const { code, rawCode } = error as { code?: unknown; rawCode?: unknown };
+  // node:sqlite reports SQLite's extended code as `errcode`, @libsql/client as `rawCode`.
+  const { code, rawCode, errcode } = error as {
+    code?: unknown;
+    rawCode?: unknown;
+    errcode?: unknown;
+  };
   if (typeof code === "string" && STORAGE_CODES.test(code)) return true;
-  // Extended codes: the low byte is the primary one (13 FULL, 8 READONLY, 10 IOERR, 14 CANTOPEN).
-  return typeof rawCode === "number" && [8, 10, 13, 14].includes(rawCode & 0xff);
+  const extended = typeof errcode === "number" ? errcode : rawCode;
+  // The low byte is the primary code (13 FULL, 8 READONLY, 10 IOERR, 14 CANTOPEN).
+  return typeof extended === "number" && [8, 10, 13, 14].includes(extended & 0xff);
 }
 
 /**

@@ -1,9 +1,13 @@
 import type { Store } from "../../db/client.ts";
 import type { EnvironmentSchema } from "../../db/schema.ts";
 
-/** What libsql throws when the disk is full. */
+/** What node:sqlite throws when the disk is full. */
 export function diskFull(): Error {
-  return Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL", rawCode: 13 });
+  return Object.assign(new Error("database or disk is full"), {
+    code: "ERR_SQLITE_ERROR",
+    errcode: 13,
+    errstr: "database or disk is full",
+  });
 }
 
 export type FailingStore = Store<EnvironmentSchema> & { setFailing(failing: () => boolean): void };
