@@ -4,7 +4,6 @@ import { curlCommand } from "../lib/panel/curl.ts";
 import { parseMetadataText } from "../lib/panel/forms.ts";
 import { buildReference } from "../lib/panel/reference.ts";
 import { ApiError } from "../lib/errors.ts";
-import { createTestPayment, type TestApp } from "./support/helpers.ts";
 
 Deno.test("[panel forms] prices, metadata and curl as people type and read them", () => {
   assert.equal(parseMajorAmount("12.50", "PLN"), 1250);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestOffer, createTestPayment, type TestApp } from "./support/helpers.ts";
+import { createTestOffer } from "./support/helpers.ts";
 import { pageText, signedInApp } from "./support/panel_helpers.ts";
 
 Deno.test("[panel offers] create one with a price, a subscription and metadata; mistakes come back", async () => {
