@@ -276,9 +276,8 @@ export class ApiKeyAuthenticator {
     }
 
     const now = this.#clock.now();
-    const hash = hashApiKey(secret);
-    const entry = await this.#lookup(hash, now);
-    if (!entry || !timingSafeEqual(Buffer.from(entry.row.secret_hash), Buffer.from(hash))) {
+    const entry = await this.#lookup(secret, now);
+    if (!entry) {
       throw new ApiError("api_key_invalid", `Invalid API key provided: ${masked(secret)}.`);
     }
     const { row, principal } = entry;
@@ -303,11 +302,16 @@ export class ApiKeyAuthenticator {
     this.#cache.clear();
   }
 
-  async #lookup(hash: string, now: number): Promise<CachedKey | undefined> {
-    const cached = this.#cache.get(hash);
+  /**
+   * The cache is keyed by the secret itself, so a cached key costs no hash; the process sees
+   * every secret in its requests anyway. Only a key read from the database is compared.
+   */
+  async #lookup(secret: string, now: number): Promise<CachedKey | undefined> {
+    const cached = this.#cache.get(secret);
     if (cached && now - cached.cachedAt < CACHE_TTL_MS) return cached;
+    const hash = hashApiKey(secret);
     const row = await findApiKeyByHash(this.#store.db, hash);
-    if (!row) return undefined;
+    if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(hash))) return undefined;
     const org = await findOrganisation(this.#accounts.db, row.org_id);
     if (!org) return undefined;
     const entry: CachedKey = {
@@ -322,7 +326,7 @@ export class ApiKeyAuthenticator {
       cachedAt: now,
     };
     if (this.#cache.size >= CACHE_MAX_ENTRIES) this.#cache.clear();
-    this.#cache.set(hash, entry);
+    this.#cache.set(secret, entry);
     return entry;
   }
 
