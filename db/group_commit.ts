@@ -1,5 +1,10 @@
 import type { Kysely } from "kysely";
-import { libsqlKysely, type StatementExecutor } from "./libsql_dialect.ts";
+import {
+  type ExecuteResult,
+  libsqlKysely,
+  type SqlStatement,
+  type StatementExecutor,
+} from "./libsql_dialect.ts";
 import type { StorageHealth } from "./storage_health.ts";
 
 /** An open write transaction handed out by the database connection. */
@@ -112,6 +117,29 @@ export class GroupCommitWriter<S> {
    */
   writeStatement<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
     return this.#enqueue(work, true, true);
+  }
+
+  /**
+   * Runs `statements` in order as one write, atomically, and resolves with their results once
+   * durable: a write declared up front, with no round trip back to the caller between them.
+   */
+  writeStatements(statements: readonly SqlStatement[]): Promise<ExecuteResult[]> {
+    return this.write(async () => {
+      const results: ExecuteResult[] = [];
+      for (const statement of statements) results.push(await this.#current!.execute(statement));
+      return results;
+    });
+  }
+
+  /** Tells the commit listeners of a write committed by another path to the same database. */
+  announceCommit(): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure must not undo or delay acknowledged writes.
+      }
+    }
   }
 
   #enqueue<T>(
@@ -287,6 +315,8 @@ export class GroupCommitWriter<S> {
       await batch.executor.execute({ sql: "RELEASE write_item", args: [] });
       return { ok: true, value };
     } catch (error) {
+      // A full disk or an I/O error ends the whole transaction: the batch fails with that error.
+      if (batch.active?.() === false) throw error;
       // If the savepoint itself cannot be rolled back the batch is broken: let the batch fail.
       await batch.executor.execute({ sql: "ROLLBACK TO write_item", args: [] });
       await batch.executor.execute({ sql: "RELEASE write_item", args: [] });

@@ -46,9 +46,13 @@ export class LocalSqliteConnection implements StatementExecutor {
     }
   }
 
-  /** Runs SQL that takes no parameters and returns nothing (transaction control, pragmas). */
+  /**
+   * Runs one statement that takes no parameters and returns nothing (transaction control,
+   * pragmas). Prepared, not `exec`uted: node:sqlite's `exec` errors carry no SQLite code, which
+   * is how a full disk at COMMIT is told from a bug.
+   */
   exec(sql: string): void {
-    this.#db.exec(sql);
+    this.#prepared(sql).statement.run();
   }
 
   /** Whether a transaction is open (SQLite ends one by itself on a full disk or an I/O error). */
@@ -61,7 +65,7 @@ export class LocalSqliteConnection implements StatementExecutor {
     this.#db.close();
   }
 
-  #run({ sql, args }: SqlStatement): ExecuteResult {
+  #prepared(sql: string): CachedStatement {
     let cached = this.#statements.get(sql);
     if (!cached) {
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear();
@@ -70,6 +74,11 @@ export class LocalSqliteConnection implements StatementExecutor {
       cached = { statement, columns: statement.columns().map((column) => column.name) };
       this.#statements.set(sql, cached);
     }
+    return cached;
+  }
+
+  #run({ sql, args }: SqlStatement): ExecuteResult {
+    const cached = this.#prepared(sql);
     const values = args as SqlValue[];
     const { columns } = cached;
     if (columns.length > 0) {

@@ -21,7 +21,7 @@ function selectPayments(db: Db) {
 }
 
 /** A payment as first written: every column but the id and the milestones still to come. */
-type NewPayment = Omit<
+export type NewPayment = Omit<
   PaymentRow,
   | "id"
   | "version"

@@ -72,8 +72,13 @@ export function wakeAtOrgTime(
   name: string,
   orgTime: number,
 ): void {
-  const at = ctx.services.clock.now() + (orgTime - ctx.now());
+  const at = systemTimeOf(ctx, orgTime);
   afterCommit(trx, () => ctx.services.scheduler.wake(name, at));
+}
+
+/** The system time at which the organisation's clock will read `orgTime`. */
+export function systemTimeOf(ctx: OrgContext, orgTime: number): number {
+  return ctx.services.clock.now() + (orgTime - ctx.now());
 }
 
 /**

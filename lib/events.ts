@@ -58,20 +58,30 @@ export const ListEventsQuery = ListQuery.extend({
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
+/** What happened, to whom and when; the event's id is made when it is written. */
+interface NewEvent {
+  orgId: number;
+  type: EventType;
+  environment: Environment;
+  createdAt: number;
+  data: Record<string, unknown>;
+}
+
 /**
  * Writes an event to the outbox inside the caller's transaction, so the event exists if and only
  * if the change it describes committed.
  */
 export async function recordEvent(
   trx: Kysely<EnvironmentSchema>,
-  event: {
-    orgId: number;
-    type: EventType;
-    environment: Environment;
-    createdAt: number;
-    data: Record<string, unknown>;
-  },
+  event: NewEvent,
 ): Promise<Pick<EventRow, "id" | "public_id">> {
+  const row = newEventRow(event);
+  const id = await insertEvent(trx, row);
+  return { id, public_id: row.public_id };
+}
+
+/** An event's outbox row, with a new public id; for writes declared up front. */
+export function newEventRow(event: NewEvent): Omit<EventRow, "id"> {
   const publicId = newId("event");
   const body: Event = {
     id: publicId,
@@ -80,14 +90,13 @@ export async function recordEvent(
     environment: event.environment,
     data: event.data,
   };
-  const id = await insertEvent(trx, {
+  return {
     public_id: publicId,
     org_id: event.orgId,
     type: event.type,
     payload: JSON.stringify(body),
     created_at: event.createdAt,
-  });
-  return { id, public_id: publicId };
+  };
 }
 
 /** The API form of an event row: its stored payload. */

@@ -48,6 +48,16 @@ export function requestFingerprint(method: string, path: string, body: unknown):
     .digest("hex");
 }
 
+/** When a key claimed at `now` (system time) may be taken over; a completed key keeps it. */
+export function leaseEnd(now: number): number {
+  return now + LEASE_MS;
+}
+
+/** Whether `key` is a well-formed Idempotency-Key: 1 to 255 printable ASCII characters. */
+export function isWellFormedKey(key: string): boolean {
+  return key.length >= 1 && key.length <= 255 && /^[\x21-\x7e]+$/.test(key);
+}
+
 /** The outcome of presenting a key: run the request, or replay what it answered before. */
 export type Claim =
   | { kind: "claimed"; id: number; lockedUntil: number }
@@ -59,7 +69,7 @@ export async function claimIdempotencyKey(
   input: { orgId: number; key: string; fingerprint: string; now: number },
 ): Promise<Claim> {
   const { orgId, key, fingerprint, now } = input;
-  const lockedUntil = now + LEASE_MS;
+  const lockedUntil = leaseEnd(now);
   // A new key, the usual case, is claimed by one statement: one native call on a file, one
   // round trip that holds no lock on a libSQL server.
   const id = await store.writeStatement((db) =>

@@ -128,17 +128,26 @@ Deno.test("[idempotency] no 2xx is heard for a write whose commit fails after it
   const app = await makeTestApp({ wrapStore: (real) => (store = failingStore(real)) });
   try {
     const offer = await createTestOffer(app);
-    // The first use of a key writes its last-use time; get it out of the way.
-    assert.equal((await app.request("GET", `/api/v1/qr/${offer.qrId}`)).status, 200);
-    // Write 1 claims the key; write 2 creates the payment, waits for the rendered 201, stores it
-    // with the key, and then its commit fails.
+    const payment = await createTestPayment(app, offer.qrId);
+    // Write 1 claims the key; write 2 cancels the payment, waits for the rendered 200, stores it
+    // with the key, and then its commit fails. (A create is one declared write with its answer:
+    // see payment_create_at_once_test.ts and storage_failure_test.ts.)
     let writes = 0;
     store.setFailing(() => ++writes === 2);
-    const response = await post(app, "/api/v1/payments", { qrId: offer.qrId }, "late-failure");
+    const response = await post(
+      app,
+      `/api/v1/payments/${payment.paymentId}/cancel`,
+      undefined,
+      "late-failure",
+    );
     await expectError(response, 503, "api", "storage_unavailable");
-    assert.equal(await paymentCount(app), 0);
-    const events = await app.store.db.selectFrom("events").select("id").execute();
-    assert.deepEqual(events, []);
+    assert.equal(
+      (await (await app.request("GET", `/api/v1/payments/${payment.paymentId}`)).json())
+        .status,
+      "PENDING",
+    );
+    const events = await app.store.db.selectFrom("events").select("type").execute();
+    assert.deepEqual(events, [{ type: "payment.created" }]);
   } finally {
     await app.close();
   }

@@ -4,7 +4,7 @@ import type { ExecuteResult } from "../db/libsql_dialect.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { StorageHealth, StorageUnavailableError } from "../db/storage_health.ts";
 import { diskFull, type FailingStore, failingStore } from "./support/failing_store.ts";
-import { createTestOffer, expectError, makeTestApp } from "./support/helpers.ts";
+import { createTestOffer, createTestPayment, expectError, makeTestApp } from "./support/helpers.ts";
 import { demoApiKey, runCli, startPaystead } from "./support/processes.ts";
 
 const noRows = (): Promise<ExecuteResult> => Promise.resolve({ rows: [], rowsAffected: 0 });
@@ -52,14 +52,14 @@ Deno.test("[storage] a write the storage refuses is a 503, and its key is free f
   const t = await makeTestApp({ wrapStore: (real) => (store = failingStore(real)) });
   try {
     const offer = await createTestOffer(t);
-    // The first use of a key writes its last-use time; get it out of the way.
-    assert.equal((await t.request("GET", `/api/v1/qr/${offer.qrId}`)).status, 200);
+    const payment = await createTestPayment(t, offer.qrId);
+    const cancel = `/api/v1/payments/${payment.paymentId}/cancel`;
 
-    // The claim of the key commits; the payment's write and the key's release fail.
+    // The claim of the key commits; the cancel's write and the key's release fail.
     let writes = 0;
     store.setFailing(() => ++writes >= 2);
-    const headers = { "idempotency-key": "order-1" };
-    const refused = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId }, headers);
+    const headers = { "idempotency-key": "cancel-1" };
+    const refused = await t.request("POST", cancel, undefined, headers);
     assert.equal(refused.headers.get("retry-after"), "5");
     await expectError(
       refused,
@@ -74,8 +74,43 @@ Deno.test("[storage] a write the storage refuses is a 503, and its key is free f
       status: "unavailable",
       reason: "the storage cannot take writes",
     });
-    const payments = await t.store.db.selectFrom("payments").select("id").execute();
-    assert.deepEqual(payments, []);
+    assert.equal(
+      (await (await t.request("GET", `/api/v1/payments/${payment.paymentId}`)).json())
+        .status,
+      "PENDING",
+    );
+
+    store.setFailing(() => false);
+    const retried = await t.request("POST", cancel, undefined, headers);
+    assert.equal(retried.status, 200);
+    assert.equal(retried.headers.get("idempotent-replayed"), null);
+    assert.equal((await t.app.request("/readyz")).status, 200);
+    const replayed = await t.request("POST", cancel, undefined, headers);
+    assert.equal(replayed.status, 200);
+    assert.equal(replayed.headers.get("idempotent-replayed"), "true");
+    assert.equal((await replayed.json()).status, "CANCELED");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[storage] a create the storage refuses is a 503 that keeps nothing, and its key is free for the retry", async () => {
+  let store!: FailingStore;
+  const t = await makeTestApp({ wrapStore: (real) => (store = failingStore(real)) });
+  try {
+    const offer = await createTestOffer(t);
+    // The first use of a key writes its last-use time; get it out of the way.
+    assert.equal((await t.request("GET", `/api/v1/qr/${offer.qrId}`)).status, 200);
+
+    store.setFailing(() => true);
+    const headers = { "idempotency-key": "order-1" };
+    const refused = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId }, headers);
+    assert.equal(refused.headers.get("retry-after"), "5");
+    await expectError(refused, 503, "api", "storage_unavailable");
+    assert.equal((await t.app.request("/readyz")).status, 503);
+    for (const table of ["payments", "events", "idempotency_keys"] as const) {
+      assert.deepEqual(await t.store.db.selectFrom(table).select("id").execute(), [], table);
+    }
 
     store.setFailing(() => false);
     const retried = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId }, headers);

@@ -6,6 +6,7 @@ import {
   findPaymentByPublicId,
   insertPayment,
   listPayments as listPaymentRows,
+  type NewPayment,
   type PaymentRecord,
   transitionPayment,
 } from "../../db/payments.ts";
@@ -31,6 +32,9 @@ import {
 
 export type { PaymentRecord };
 
+/** A payment's record before its row id is known: all that its API form shows. */
+export type NewPaymentRecord = Omit<PaymentRecord, "id">;
+
 /** The scheduled job that expires payments and fails timed-out ones (see jobs.ts). */
 export const PAYMENT_DEADLINES_JOB = "payment-deadlines";
 
@@ -40,7 +44,7 @@ export function paymentUrl(publicUrl: string, paymentId: string): string {
 }
 
 /** The API form of a payment. */
-export function toPayment(row: PaymentRecord, publicUrl: string): Payment {
+export function toPayment(row: NewPaymentRecord, publicUrl: string): Payment {
   return {
     paymentId: row.public_id,
     qrId: row.qr_id,
@@ -117,57 +121,74 @@ export async function createPayment(
   const now = ctx.now();
   const payment = await ctx.write(async (trx) => {
     const offer = await findOffer(trx, ctx.orgId, input.qrId);
-    if (!offer) throw notFound("offer", input.qrId, "qrId");
-    if (offer.active !== 1) {
-      throw new ApiError("offer_inactive", `The offer '${input.qrId}' is no longer active.`, {
-        param: "qrId",
-      });
-    }
-    requireRenewals(ctx.services.provider, {
-      recurring: offer.recurring_interval !== null,
-      qrId: input.qrId,
-    });
-    const record = await insertPendingPayment(trx, ctx.services, offer, {
-      publicId: newId("payment"),
-      amount: offer.amount * input.quantity,
-      quantity: input.quantity,
-      customerEmail: input.customer?.email?.toLowerCase() ?? null,
-      customerName: input.customer?.name ?? null,
-      successUrl: input.successUrl ?? null,
-      cancelUrl: input.cancelUrl ?? null,
-      metadata: input.metadata ?? {},
-      expiresAt: now + input.expiresInMinutes * 60_000,
-      now,
-    });
+    requirePayableOffer(ctx.services, input.qrId, offer);
+    const record = await insertPendingPayment(
+      trx,
+      ctx.services,
+      offer,
+      apiPaymentFields(offer, input, now),
+    );
     wakeAtOrgTime(ctx, trx, PAYMENT_DEADLINES_JOB, record.expires_at);
     return record;
   });
   return payment;
 }
 
-/**
- * Inserts a PENDING payment for an offer and its `payment.created` event in `trx`: the one way a
- * payment is created (the API, checkout attempts and subscription renewals). `offer` is what is
- * sold, in the currency the payment is in.
- */
-export async function insertPendingPayment(
-  trx: Kysely<EnvironmentSchema>,
+/** Throws the 404, 409 or 400 that says why `offer` cannot be paid for (see createPayment). */
+export function requirePayableOffer(
   services: Services,
-  offer: Pick<OfferRow, "id" | "org_id" | "public_id" | "currency">,
-  fields: {
-    publicId: string;
-    amount: number;
-    quantity: number;
-    customerEmail: string | null;
-    customerName: string | null;
-    successUrl: string | null;
-    cancelUrl: string | null;
-    metadata: Record<string, string>;
-    expiresAt: number;
-    now: number;
-  },
-): Promise<PaymentRecord> {
-  const row = await insertPayment(trx, {
+  qrId: string,
+  offer: OfferRow | undefined,
+): asserts offer is OfferRow {
+  if (!offer) throw notFound("offer", qrId, "qrId");
+  if (offer.active !== 1) {
+    throw new ApiError("offer_inactive", `The offer '${qrId}' is no longer active.`, {
+      param: "qrId",
+    });
+  }
+  requireRenewals(services.provider, { recurring: offer.recurring_interval !== null, qrId });
+}
+
+/** What a payment the API creates for `offer` is made of. */
+export function apiPaymentFields(
+  offer: Pick<OfferRow, "amount">,
+  input: CreatePaymentRequest,
+  now: number,
+): PendingPaymentFields {
+  return {
+    publicId: newId("payment"),
+    amount: offer.amount * input.quantity,
+    quantity: input.quantity,
+    customerEmail: input.customer?.email?.toLowerCase() ?? null,
+    customerName: input.customer?.name ?? null,
+    successUrl: input.successUrl ?? null,
+    cancelUrl: input.cancelUrl ?? null,
+    metadata: input.metadata ?? {},
+    expiresAt: now + input.expiresInMinutes * 60_000,
+    now,
+  };
+}
+
+/** A new payment's own fields; the offer gives the rest. */
+interface PendingPaymentFields {
+  publicId: string;
+  amount: number;
+  quantity: number;
+  customerEmail: string | null;
+  customerName: string | null;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  metadata: Record<string, string>;
+  expiresAt: number;
+  now: number;
+}
+
+/** The row of a new PENDING payment for `offer`. */
+export function pendingPaymentRow(
+  offer: Pick<OfferRow, "id" | "org_id" | "currency">,
+  fields: PendingPaymentFields,
+): NewPayment {
+  return {
     public_id: fields.publicId,
     org_id: offer.org_id,
     offer_id: offer.id,
@@ -186,16 +207,35 @@ export async function insertPendingPayment(
     processing_deadline_at: null,
     created_at: fields.now,
     updated_at: fields.now,
-  });
+  };
+}
+
+/**
+ * Inserts a PENDING payment for an offer and its `payment.created` event in `trx`: the one way a
+ * payment is created (the API, checkout attempts and subscription renewals). `offer` is what is
+ * sold, in the currency the payment is in.
+ */
+export async function insertPendingPayment(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  offer: Pick<OfferRow, "id" | "org_id" | "public_id" | "currency">,
+  fields: PendingPaymentFields,
+): Promise<PaymentRecord> {
+  const row = await insertPayment(trx, pendingPaymentRow(offer, fields));
   const record: PaymentRecord = { ...row, qr_id: offer.public_id };
-  await recordEvent(trx, {
-    orgId: offer.org_id,
-    type: "payment.created",
-    environment: services.environment,
-    createdAt: fields.now,
-    data: toPayment(record, services.config.publicUrl),
-  });
+  await recordEvent(trx, paymentCreatedEvent(services, record));
   return record;
+}
+
+/** The `payment.created` event of a new payment. */
+export function paymentCreatedEvent(services: Services, record: NewPaymentRecord) {
+  return {
+    orgId: record.org_id,
+    type: "payment.created" as const,
+    environment: services.environment,
+    createdAt: record.created_at,
+    data: toPayment(record, services.config.publicUrl),
+  };
 }
 
 /** Gets one of the organisation's payments or throws 404. */

@@ -14,7 +14,7 @@ import { events } from "./events.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
 import { buildOpenApiDocument } from "./openapi_document.ts";
-import { payments, paymentsAlias } from "./payments.ts";
+import { createPaymentAtOnceMiddleware, payments, paymentsAlias } from "./payments.ts";
 import { paymentRefunds, refunds } from "./refunds.ts";
 import { sandbox } from "./sandbox.ts";
 import { subscriptions } from "./subscriptions.ts";
@@ -44,11 +44,13 @@ export function createApi(
       `This API key is over its limit of ${services.config.rateLimitPerSecond} requests per second.`,
     ),
     jsonBody,
-    idempotency(services),
   ] as const;
+  const idempotent = idempotency(services);
 
   const v1 = createApiRouter();
   v1.use("*", ...authenticated);
+  v1.post("/payments", createPaymentAtOnceMiddleware);
+  v1.use("*", idempotent);
   v1.route("/qr", offers);
   v1.route("/payments", payments);
   v1.route("/events", events);
@@ -64,6 +66,8 @@ export function createApi(
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();
   alias.use("/payments", ...authenticated);
+  alias.post("/payments", createPaymentAtOnceMiddleware);
+  alias.use("/payments", idempotent);
   alias.route("/", paymentsAlias);
 
   const api = createApiRouter();

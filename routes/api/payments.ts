@@ -1,4 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { isWellFormedKey, requestFingerprint } from "../../lib/idempotency.ts";
+import { createPaymentAtOnce } from "../../lib/payments/create_at_once.ts";
 import {
   cancelPayment,
   completePayment,
@@ -48,6 +51,28 @@ function createPaymentRoute(path: string, operationId: string, summary: string) 
 }
 
 const createPaymentV1 = createPaymentRoute("/", "createPayment", "Create a hosted payment link");
+
+/**
+ * `POST /payments` as one declared write when it is the usual case (see createPaymentAtOnce);
+ * anything else goes on to the idempotency middleware and the route, which answer as ever. It
+ * runs before the idempotency middleware, which would otherwise claim the key in a write of its
+ * own.
+ */
+export const createPaymentAtOnceMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const body = c.get("jsonBody");
+  const input = CreatePaymentRequest.safeParse(body);
+  const key = c.req.header("idempotency-key");
+  if (!input.success || (key !== undefined && !isWellFormedKey(key))) return next();
+  const response = await createPaymentAtOnce(
+    c.var.ctx,
+    input.data,
+    key === undefined
+      ? undefined
+      : { key, fingerprint: requestFingerprint("POST", c.req.path, body) },
+  );
+  if (!response) return next();
+  return c.body(response.body, 201, { "Content-Type": response.contentType });
+};
 
 const createPaymentHandler: RouteHandler<typeof createPaymentV1, AppEnv> = async (c) => {
   const payment = await createPayment(c.var.ctx, c.req.valid("json"));

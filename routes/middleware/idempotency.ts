@@ -4,6 +4,7 @@ import { ApiError } from "../../lib/errors.ts";
 import {
   claimIdempotencyKey,
   IdempotentRequest,
+  isWellFormedKey,
   requestFingerprint,
 } from "../../lib/idempotency.ts";
 import type { AppEnv } from "../env.ts";
@@ -19,7 +20,7 @@ export function idempotency(services: Services): MiddlewareHandler<AppEnv> {
     if (c.req.method !== "POST") return next();
     const key = c.req.header("idempotency-key");
     if (key === undefined) return next();
-    if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    if (!isWellFormedKey(key)) {
       throw new ApiError(
         "parameter_invalid",
         "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.",

@@ -38,6 +38,8 @@ export function failingStore(store: Store<EnvironmentSchema>): FailingStore {
         if (failing()) throw diskFull();
         return await work(db);
       }),
+    writeStatements: (statements) =>
+      failing() ? store.write(() => Promise.reject(diskFull())) : store.writeStatements(statements),
     onWritableChange: (listener) => store.onWritableChange(listener),
     onCommit: (listener) => store.onCommit(listener),
     ping: () => store.ping(),

@@ -1,0 +1,73 @@
+import { findOffer } from "../../db/offers.ts";
+import { paymentCreateStatements } from "../../db/payment_create.ts";
+import { type OrgContext, systemTimeOf } from "../context.ts";
+import { newEventRow } from "../events.ts";
+import { leaseEnd, type StoredResponse } from "../idempotency.ts";
+import {
+  apiPaymentFields,
+  type NewPaymentRecord,
+  PAYMENT_DEADLINES_JOB,
+  paymentCreatedEvent,
+  pendingPaymentRow,
+  requireHttpsInProduction,
+  requirePayableOffer,
+  toPayment,
+} from "./mod.ts";
+import type { CreatePaymentRequest } from "./schemas.ts";
+
+/**
+ * Creates a payment the usual way in one write declared up front: the payment, its event and
+ * (under an Idempotency-Key) the key with its answer, in one statement batch — one round trip to
+ * a libSQL server, and nothing rendered while a transaction is open. Returns the 201 answer, or
+ * null when the usual case does not hold (the offer cannot be paid for, the key was seen before,
+ * the offer changed since it was read): then nothing was written, and `createPayment` under the
+ * idempotency middleware gives the answer, errors included, exactly as ever.
+ */
+export async function createPaymentAtOnce(
+  ctx: OrgContext,
+  input: CreatePaymentRequest,
+  idempotency?: { key: string; fingerprint: string },
+): Promise<StoredResponse | null> {
+  const { services } = ctx;
+  const offer = await findOffer(ctx.db, ctx.orgId, input.qrId);
+  try {
+    requireHttpsInProduction(services, input.successUrl, "successUrl");
+    requireHttpsInProduction(services, input.cancelUrl, "cancelUrl");
+    requirePayableOffer(services, input.qrId, offer);
+  } catch {
+    return null;
+  }
+  const now = ctx.now();
+  // Keys live on the system clock, not the organisation's (see claimIdempotencyKey).
+  const keyTime = services.clock.now();
+  const payment = pendingPaymentRow(offer, apiPaymentFields(offer, input, now));
+  const record: NewPaymentRecord = {
+    ...payment,
+    qr_id: offer.public_id,
+    version: 1,
+    processing_at: null,
+    succeeded_at: null,
+    failed_at: null,
+    canceled_at: null,
+    expired_at: null,
+  };
+  const response: StoredResponse = {
+    status: 201,
+    contentType: "application/json",
+    body: JSON.stringify(toPayment(record, services.config.publicUrl)),
+  };
+  const [inserted] = await services.store.writeStatements(paymentCreateStatements({
+    payment,
+    offer,
+    event: newEventRow(paymentCreatedEvent(services, record)),
+    key: idempotency && {
+      ...idempotency,
+      ...response,
+      lockedUntil: leaseEnd(keyTime),
+      createdAt: keyTime,
+    },
+  }));
+  if (inserted.rowsAffected === 0) return null;
+  services.scheduler.wake(PAYMENT_DEADLINES_JOB, systemTimeOf(ctx, payment.expires_at));
+  return response;
+}

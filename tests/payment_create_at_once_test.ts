@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import type { Store } from "../db/client.ts";
+import type { SqlStatement } from "../db/libsql_dialect.ts";
+import type { EnvironmentSchema } from "../db/schema.ts";
+import { createTestOffer, makeTestApp } from "./support/helpers.ts";
+
+/** The environment store, recording which write path each write took. */
+function recordingStore(calls: string[]) {
+  let beforeStatements = (_statements: readonly SqlStatement[]): Promise<void> => Promise.resolve();
+  const wrap = (store: Store<EnvironmentSchema>): Store<EnvironmentSchema> => ({
+    ...store,
+    get writable() {
+      return store.writable;
+    },
+    write: (work) => (calls.push("write"), store.write(work)),
+    writeVisible: (work) => (calls.push("writeVisible"), store.writeVisible(work)),
+    writeStatement: (work) => (calls.push("writeStatement"), store.writeStatement(work)),
+    writeStatements: async (statements) => {
+      calls.push("writeStatements");
+      await beforeStatements(statements);
+      return store.writeStatements(statements);
+    },
+  });
+  return {
+    wrap,
+    setBeforeStatements(action: typeof beforeStatements) {
+      beforeStatements = action;
+    },
+  };
+}
+
+async function rowCounts(store: Store<EnvironmentSchema>) {
+  const count = async (table: "payments" | "events" | "idempotency_keys") =>
+    Number(
+      (await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()).n,
+    );
+  return {
+    payments: await count("payments"),
+    events: await count("events"),
+    keys: await count("idempotency_keys"),
+  };
+}
+
+Deno.test("[create at once] a usual create is one declared write: payment, event and key with its answer", async () => {
+  const calls: string[] = [];
+  const recording = recordingStore(calls);
+  const t = await makeTestApp({ wrapStore: recording.wrap });
+  try {
+    const offer = await createTestOffer(t);
+    calls.length = 0;
+    const response = await t.request("POST", "/api/v1/payments", {
+      qrId: offer.qrId,
+      quantity: 2,
+      customer: { email: "Ann@Example.TEST", name: "Ann" },
+      metadata: { order: "7" },
+    }, { "idempotency-key": "once-1" });
+    assert.equal(response.status, 201);
+    assert.equal(response.headers.get("content-type"), "application/json");
+    assert.equal(response.headers.get("cache-control"), "no-store");
+    const text = await response.text();
+    assert.deepEqual(calls, ["writeStatements"]);
+    const created = JSON.parse(text);
+    assert.equal(created.status, "PENDING");
+    assert.equal(created.amount, 2500);
+    assert.equal(created.quantity, 2);
+    assert.deepEqual(created.customer, { email: "ann@example.test", name: "Ann" });
+    assert.deepEqual(created.metadata, { order: "7" });
+    assert.equal(created.version, 1);
+
+    // The answer is the payment as GET shows it, the event carries it, the key replays it.
+    const fetched = await t.request("GET", `/api/v1/payments/${created.paymentId}`);
+    assert.deepEqual(await fetched.json(), created);
+    const events = await (await t.request("GET", "/api/v1/events?type=payment.created")).json();
+    assert.equal(events.data.length, 1);
+    assert.deepEqual(events.data[0].data, created);
+    const replay = await t.request("POST", "/api/v1/payments", {
+      qrId: offer.qrId,
+      quantity: 2,
+      customer: { email: "Ann@Example.TEST", name: "Ann" },
+      metadata: { order: "7" },
+    }, { "idempotency-key": "once-1" });
+    assert.equal(replay.status, 201);
+    assert.equal(replay.headers.get("idempotent-replayed"), "true");
+    assert.equal(replay.headers.get("content-type"), "application/json");
+    assert.equal(await replay.text(), text);
+    assert.deepEqual(await rowCounts(t.store), { payments: 1, events: 1, keys: 1 });
+
+    const reused = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId }, {
+      "idempotency-key": "once-1",
+    });
+    assert.equal(reused.status, 409);
+    assert.equal((await reused.json()).error.code, "idempotency_key_reused");
+
+    calls.length = 0;
+    const keyless = await t.request("POST", "/payments", { qrId: offer.qrId });
+    assert.equal(keyless.status, 201);
+    assert.deepEqual(calls, ["writeStatements"]);
+    assert.deepEqual(await rowCounts(t.store), { payments: 2, events: 2, keys: 1 });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[create at once] an offer changed between its read and the write: nothing of the batch stays, the usual path answers", async () => {
+  const calls: string[] = [];
+  const recording = recordingStore(calls);
+  const t = await makeTestApp({ wrapStore: recording.wrap });
+  try {
+    const offer = await createTestOffer(t);
+    const before = await rowCounts(t.store);
+    recording.setBeforeStatements(async () => {
+      recording.setBeforeStatements(() => Promise.resolve());
+      const deactivated = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: false });
+      assert.equal(deactivated.status, 200);
+    });
+    calls.length = 0;
+    const response = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId }, {
+      "idempotency-key": "changed-1",
+    });
+    assert.equal(response.status, 409);
+    assert.equal((await response.json()).error.code, "offer_inactive");
+    // The batch wrote nothing; the usual path claimed the key, failed, and gave it back.
+    assert.equal(calls[0], "writeStatements");
+    assert.ok(calls.includes("writeStatement"), calls.join());
+    assert.deepEqual(await rowCounts(t.store), { ...before, keys: 0 });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[create at once] what the usual path refuses is left to it, with its exact answers", async () => {
+  const calls: string[] = [];
+  const recording = recordingStore(calls);
+  const t = await makeTestApp({ wrapStore: recording.wrap });
+  try {
+    calls.length = 0;
+    const missing = await t.request("POST", "/api/v1/payments", { qrId: "qr_nope" });
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).error.param, "qrId");
+    const invalid = await t.request("POST", "/api/v1/payments", { qrId: 5 });
+    assert.equal(invalid.status, 400);
+    const badKey = await t.request("POST", "/api/v1/payments", { qrId: "qr_nope" }, {
+      "idempotency-key": "with space",
+    });
+    assert.equal(badKey.status, 400);
+    assert.equal((await badKey.json()).error.param, "Idempotency-Key");
+    assert.ok(!calls.includes("writeStatements"), calls.join());
+  } finally {
+    await t.close();
+  }
+});
