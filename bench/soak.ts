@@ -11,16 +11,20 @@ interface Outcome {
   retries: number;
 }
 
-/** Creates one payment under its own Idempotency-Key, retrying on either process until it lands. */
+/**
+ * Creates one payment under its own Idempotency-Key, retrying on the other process until it
+ * lands. `first` is the process tried first: clients spread over both, so both take load.
+ */
 async function createWithRetries(
   servers: ChildServer[],
+  first: number,
   key: string,
   qrId: string,
   idempotencyKey: string,
   outcome: Outcome,
 ): Promise<string | null> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const server = servers[attempt % servers.length];
+    const server = servers[(first + attempt) % servers.length];
     try {
       const response = await fetch(`${server.url}/api/v1/payments`, {
         method: "POST",
@@ -94,6 +98,7 @@ export async function benchSoak(): Promise<BenchRow> {
       while (Date.now() - started < SECONDS * 1000) {
         const paymentId = await createWithRetries(
           servers,
+          client,
           key,
           offer.qrId,
           `soak-${client}-${keys++}`,

@@ -35,10 +35,37 @@ export type SandboxClock = z.infer<typeof SandboxClock>;
  * far the organisation advanced it; in production the system time.
  */
 export async function orgContextOnClock(services: Services, orgId: number): Promise<OrgContext> {
-  const offset = services.environment === "sandbox"
-    ? await findClockOffset(services.store.db, orgId)
-    : 0;
+  const offset = services.environment === "sandbox" ? await cachedClockOffset(services, orgId) : 0;
   return orgContext(services, orgId, offset);
+}
+
+/**
+ * How long a read offset serves requests. An advance made by this process applies at once (it
+ * drops the entry when it commits); one made by another process over the same libSQL server is
+ * seen within this time, as a revoked key is (see ApiKeyAuthenticator).
+ */
+const OFFSET_TTL_MS = 1_000;
+const OFFSET_CACHE_MAX = 10_000;
+
+/** Per database: each organisation's offset and when it was read (performance.now()). */
+const offsetCache = new WeakMap<object, Map<number, { offset: number; readAt: number }>>();
+
+function offsetsOf(services: Services): Map<number, { offset: number; readAt: number }> {
+  let offsets = offsetCache.get(services.store);
+  if (!offsets) offsetCache.set(services.store, offsets = new Map());
+  return offsets;
+}
+
+/** The organisation's offset: every API request needs it, so it is not read for each one. */
+async function cachedClockOffset(services: Services, orgId: number): Promise<number> {
+  const offsets = offsetsOf(services);
+  const cached = offsets.get(orgId);
+  const now = performance.now();
+  if (cached && now - cached.readAt < OFFSET_TTL_MS) return cached.offset;
+  const offset = await findClockOffset(services.store.db, orgId);
+  if (offsets.size >= OFFSET_CACHE_MAX) offsets.clear();
+  offsets.set(orgId, { offset, readAt: now });
+  return offset;
 }
 
 function toSandboxClock(services: Services, offsetMs: number): SandboxClock {
@@ -73,7 +100,10 @@ export async function advanceSandboxClock(
     }
     // NOTE: jobs read each organisation's offset from the database, so they must look after
     // the commit; waking them from here could let them run on the old time.
-    afterCommit(trx, () => services.scheduler.wakeAll(services.clock.now()));
+    afterCommit(trx, () => {
+      offsetsOf(services).delete(ctx.orgId);
+      services.scheduler.wakeAll(services.clock.now());
+    });
     return moved;
   });
   return toSandboxClock(services, offset);

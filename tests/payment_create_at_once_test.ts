@@ -150,3 +150,28 @@ Deno.test("[create at once] what the usual path refuses is left to it, with its 
     await t.close();
   }
 });
+
+Deno.test("[create at once] an offer remembered from an earlier create is checked again by the write", async () => {
+  const calls: string[] = [];
+  const recording = recordingStore(calls);
+  const t = await makeTestApp({ wrapStore: recording.wrap });
+  try {
+    const offer = await createTestOffer(t);
+    assert.equal((await t.request("POST", "/api/v1/payments", { qrId: offer.qrId })).status, 201);
+    const off = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: false });
+    assert.equal(off.status, 200);
+    const refused = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId });
+    assert.equal(refused.status, 409);
+    assert.equal((await refused.json()).error.code, "offer_inactive");
+    const on = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: true });
+    assert.equal(on.status, 200);
+    calls.length = 0;
+    const created = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId });
+    assert.equal(created.status, 201);
+    assert.equal((await created.json()).amount, 1250);
+    assert.deepEqual(calls, ["writeStatements"]);
+    assert.equal((await rowCounts(t.store)).payments, 2);
+  } finally {
+    await t.close();
+  }
+});

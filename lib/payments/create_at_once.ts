@@ -1,6 +1,7 @@
 import { findOffer } from "../../db/offers.ts";
 import { paymentCreateStatements } from "../../db/payment_create.ts";
-import { type OrgContext, systemTimeOf } from "../context.ts";
+import type { OfferRow } from "../../db/schema.ts";
+import { type OrgContext, type Services, systemTimeOf } from "../context.ts";
 import { newEventRow } from "../events.ts";
 import { leaseEnd, type StoredResponse } from "../idempotency.ts";
 import {
@@ -16,6 +17,19 @@ import {
 import type { CreatePaymentRequest } from "./schemas.ts";
 
 /**
+ * Offers as last read, per database, by organisation and `qrId`. A stale entry is harmless: the
+ * batch inserts only while the offer is still as read, and a miss drops the entry.
+ */
+const offerCache = new WeakMap<object, Map<string, OfferRow>>();
+const OFFER_CACHE_MAX = 10_000;
+
+function offersOf(services: Services): Map<string, OfferRow> {
+  let offers = offerCache.get(services.store);
+  if (!offers) offerCache.set(services.store, offers = new Map());
+  return offers;
+}
+
+/**
  * Creates a payment the usual way in one write declared up front: the payment, its event and
  * (under an Idempotency-Key) the key with its answer, in one statement batch — one round trip to
  * a libSQL server, and nothing rendered while a transaction is open. Returns the 201 answer, or
@@ -29,7 +43,9 @@ export async function createPaymentAtOnce(
   idempotency?: { key: string; fingerprint: string },
 ): Promise<StoredResponse | null> {
   const { services } = ctx;
-  const offer = await findOffer(ctx.db, ctx.orgId, input.qrId);
+  const offers = offersOf(services);
+  const offerKey = `${ctx.orgId}/${input.qrId}`;
+  const offer = offers.get(offerKey) ?? await findOffer(ctx.db, ctx.orgId, input.qrId);
   try {
     requireHttpsInProduction(services, input.successUrl, "successUrl");
     requireHttpsInProduction(services, input.cancelUrl, "cancelUrl");
@@ -67,7 +83,12 @@ export async function createPaymentAtOnce(
       createdAt: keyTime,
     },
   }));
-  if (inserted.rowsAffected === 0) return null;
+  if (inserted.rowsAffected === 0) {
+    offers.delete(offerKey);
+    return null;
+  }
+  if (offers.size >= OFFER_CACHE_MAX) offers.clear();
+  offers.set(offerKey, offer);
   services.scheduler.wake(PAYMENT_DEADLINES_JOB, systemTimeOf(ctx, payment.expires_at));
   return response;
 }
