@@ -41,6 +41,54 @@ const selectPayment = prepared((db: Db, p: { orgId: number; publicId: string }) 
     .where("payments.public_id", "=", p.publicId)
 );
 
+const selectApiPayment = prepared((db: Db, p: { orgId: number; publicId: string }) =>
+  db.selectFrom("payments")
+    .innerJoin("offers", "offers.id", "payments.offer_id")
+    .select([
+      "payments.public_id",
+      "payments.status",
+      "payments.amount",
+      "payments.currency",
+      "payments.quantity",
+      "payments.amount_refunded",
+      "payments.customer_email",
+      "payments.customer_name",
+      "payments.success_url",
+      "payments.cancel_url",
+      "payments.expires_at",
+      "payments.failure_code",
+      "payments.metadata",
+      "payments.created_at",
+      "payments.updated_at",
+      "payments.version",
+      "offers.public_id as qr_id",
+    ])
+    .where("payments.org_id", "=", p.orgId)
+    .where("payments.public_id", "=", p.publicId)
+);
+
+/** What a payment's API form shows (see toPayment). */
+export type PaymentApiRow = Pick<
+  PaymentRecord,
+  | "public_id"
+  | "qr_id"
+  | "status"
+  | "amount"
+  | "currency"
+  | "quantity"
+  | "amount_refunded"
+  | "customer_email"
+  | "customer_name"
+  | "success_url"
+  | "cancel_url"
+  | "expires_at"
+  | "failure_code"
+  | "metadata"
+  | "created_at"
+  | "updated_at"
+  | "version"
+>;
+
 /** Inserts a payment and returns its row. */
 export async function insertPayment(db: Db, values: NewPayment): Promise<PaymentRow> {
   // Every column is known, so the row needs no RETURNING read-back.
@@ -64,6 +112,18 @@ export async function findPayment(
   publicId: string,
 ): Promise<PaymentRecord | undefined> {
   return (await selectPayment(db, { orgId, publicId })).rows[0];
+}
+
+/**
+ * Finds an organisation's payment by its public id, only the columns its API form shows: a
+ * read of the API's, where every column read is a value converted for nothing.
+ */
+export async function findApiPayment(
+  db: Db,
+  orgId: number,
+  publicId: string,
+): Promise<PaymentApiRow | undefined> {
+  return (await selectApiPayment(db, { orgId, publicId })).rows[0];
 }
 
 /** Finds a payment by public id in any organisation (the public hosted page). */

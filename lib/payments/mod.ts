@@ -2,11 +2,13 @@ import type { Kysely } from "kysely";
 import { requireRenewals } from "../providers/capabilities.ts";
 import { findOffer } from "../../db/offers.ts";
 import {
+  findApiPayment,
   findPayment,
   findPaymentByPublicId,
   insertPayment,
   listPayments as listPaymentRows,
   type NewPayment,
+  type PaymentApiRow,
   type PaymentRecord,
   transitionPayment,
 } from "../../db/payments.ts";
@@ -44,7 +46,7 @@ export function paymentUrl(publicUrl: string, paymentId: string): string {
 }
 
 /** The API form of a payment. */
-export function toPayment(row: NewPaymentRecord, publicUrl: string): Payment {
+export function toPayment(row: PaymentApiRow, publicUrl: string): Payment {
   return {
     paymentId: row.public_id,
     qrId: row.qr_id,
@@ -241,6 +243,13 @@ export function paymentCreatedEvent(services: Services, record: NewPaymentRecord
 /** Gets one of the organisation's payments or throws 404. */
 export async function getPayment(ctx: OrgContext, paymentId: string): Promise<PaymentRecord> {
   const row = await findPayment(ctx.db, ctx.orgId, paymentId);
+  if (!row) throw notFound("payment", paymentId, "paymentId");
+  return row;
+}
+
+/** Gets what the API shows of one of the organisation's payments, or throws 404. */
+export async function getApiPayment(ctx: OrgContext, paymentId: string): Promise<PaymentApiRow> {
+  const row = await findApiPayment(ctx.db, ctx.orgId, paymentId);
   if (!row) throw notFound("payment", paymentId, "paymentId");
   return row;
 }

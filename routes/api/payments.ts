@@ -6,7 +6,7 @@ import {
   cancelPayment,
   completePayment,
   createPayment,
-  getPayment,
+  getApiPayment,
   listPayments,
   toPayment,
 } from "../../lib/payments/mod.ts";
@@ -127,7 +127,7 @@ export const payments = createApiRouter()
       },
     }),
     async (c) => {
-      const payment = await getPayment(c.var.ctx, c.req.valid("param").paymentId);
+      const payment = await getApiPayment(c.var.ctx, c.req.valid("param").paymentId);
       return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 200);
     },
   )

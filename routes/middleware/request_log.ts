@@ -4,7 +4,8 @@ import type { AppEnv } from "../env.ts";
 
 /** Route parameters that are bearer secrets: whoever reads them can use them. */
 const SECRET_PARAMS = [":token"];
-/** Paths whose segment after the prefix is such a secret, whatever route answers them. */
+/** Paths whose segment after this prefix is such a secret, whatever route answers them. */
+const SECRET_PREFIX = "/panel/invitations/";
 const SECRET_SEGMENT = /^(\/panel\/invitations\/)[^/]+/;
 
 /**
@@ -13,7 +14,8 @@ const SECRET_SEGMENT = /^(\/panel\/invitations\/)[^/]+/;
  */
 export function loggedPath(path: string, routePath: string): string {
   if (SECRET_PARAMS.some((param) => routePath.includes(param))) return routePath;
-  return path.replace(SECRET_SEGMENT, "$1:token");
+  // Every request is logged: the replacement runs only where it can match.
+  return path.startsWith(SECRET_PREFIX) ? path.replace(SECRET_SEGMENT, "$1:token") : path;
 }
 
 /**
@@ -24,11 +26,12 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
+    const route = c.req.routePath;
     log.info("request", {
       requestId: c.get("requestId"),
       method: c.req.method,
-      route: c.req.routePath,
-      path: loggedPath(c.req.path, c.req.routePath),
+      route,
+      path: loggedPath(c.req.path, route),
       status: c.res.status,
       latencyMs: Math.round((performance.now() - started) * 100) / 100,
     });
