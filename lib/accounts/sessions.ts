@@ -337,10 +337,10 @@ export async function signOut(accounts: Accounts, sessionId: number): Promise<vo
  * Why a new password is not acceptable (too short or long, or guessable for this person), or
  * null.
  */
-function passwordProblem(
+async function passwordProblem(
   password: string,
   person: { email: string; name?: string | null },
-): string | null {
+): Promise<string | null> {
   if (password.length < MIN_PASSWORD_LENGTH) {
     return `Use at least ${MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.`;
   }
@@ -350,15 +350,15 @@ function passwordProblem(
   if (password.trim().toLowerCase() === person.email.toLowerCase()) {
     return "Don't use your e-mail address as your password.";
   }
-  return guessablePasswordProblem(password, person);
+  return await guessablePasswordProblem(password, person);
 }
 
 /** Throws the form's error when a new password and its repetition are not acceptable. */
-export function assertNewPassword(
+export async function assertNewPassword(
   input: { password: string; confirm?: string },
   person: { email: string; name?: string | null },
-): void {
-  const problem = passwordProblem(input.password, person);
+): Promise<void> {
+  const problem = await passwordProblem(input.password, person);
   if (problem) throw new ApiError("parameter_invalid", problem, { param: "password" });
   if (input.password !== input.confirm) {
     throw new ApiError("parameter_invalid", "The two passwords are not the same.", {
@@ -382,7 +382,7 @@ export async function changePassword(
   const user = await findUserById(accounts.db, session.userId);
   if (!user) throw new ApiError("not_signed_in", "Sign in again.");
   // The new password is judged first: a weak choice must not spend a sign-in attempt.
-  assertNewPassword(input, user);
+  await assertNewPassword(input, user);
   if (!session.passwordChangeRequired) {
     try {
       await checkPassword(accounts, {

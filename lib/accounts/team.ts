@@ -272,7 +272,7 @@ export async function acceptInvitation(
     throw hasAccountAlready(invitation.email);
   }
   const name = input.name?.trim().slice(0, 100) || null;
-  assertNewPassword(input, { email: invitation.email, name });
+  await assertNewPassword(input, { email: invitation.email, name });
   const passwordHash = await passwords.hash(input.password);
   return accounts.write(async (trx) => {
     const open = await findOpenInvitation(trx, input.token, now);
