@@ -1,4 +1,4 @@
-import { type Client, createClient, type InArgs } from "@libsql/client";
+import { type Client, createClient, type InArgs } from "@libsql/client/web";
 import { Kysely, sql } from "kysely";
 import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import {

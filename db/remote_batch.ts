@@ -1,4 +1,4 @@
-import type { Client, InArgs, ResultSet } from "@libsql/client";
+import type { Client, InArgs, ResultSet } from "@libsql/client/web";
 import type { ExecuteResult, SqlStatement } from "./libsql_dialect.ts";
 import type { StorageHealth } from "./storage_health.ts";
 

@@ -146,14 +146,14 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
   const graph = JSON.parse(new TextDecoder().decode(info.stdout)) as {
     modules: { specifier: string; dependencies?: { specifier: string; isDynamic?: boolean }[] }[];
   };
-  const strength = graph.modules.find((module) =>
-    module.specifier.endsWith("/lib/password_strength.ts")
-  );
-  const lazy = (strength?.dependencies ?? []).filter((dependency) => dependency.isDynamic)
-    .map((dependency) => dependency.specifier).sort();
-  assert.deepEqual(lazy, [
+  const lazyImportsOf = (file: string) =>
+    (graph.modules.find((module) => module.specifier.endsWith(file))?.dependencies ?? [])
+      .filter((dependency) => dependency.isDynamic).map((dependency) => dependency.specifier)
+      .sort();
+  assert.deepEqual(lazyImportsOf("/lib/password_strength.ts"), [
     "@zxcvbn-ts/core",
     "@zxcvbn-ts/language-common",
     "@zxcvbn-ts/language-en",
   ]);
+  assert.deepEqual(lazyImportsOf("/lib/offer_codes.ts"), ["qrcode"]);
 });
