@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { freePort, waitForUrl } from "./support/processes.ts";
+import { freePort, V8_FLAGS, waitForUrl } from "./support/processes.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const ENVIRONMENTS = ["sandbox", "production"] as const;
@@ -156,4 +156,11 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
     "@zxcvbn-ts/language-en",
   ]);
   assert.deepEqual(lazyImportsOf("/lib/offer_codes.ts"), ["qrcode"]);
+});
+
+Deno.test("[compile] the binaries, deno task start and the test servers share the heap bounds", async () => {
+  const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
+  assert.equal(V8_FLAGS, "--v8-flags=--max-semi-space-size=4,--max-old-space-size=160");
+  assert.ok((config.tasks.start as string).split(/\s+/).includes(V8_FLAGS));
+  for (const command of await compileTask()) assert.ok(command.split(/\s+/).includes(V8_FLAGS));
 });

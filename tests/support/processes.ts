@@ -40,6 +40,11 @@ export interface ChildServer {
 
 const root = new URL("../../", import.meta.url).pathname;
 
+/** The V8 flags `deno task start` runs with (the heap bounds): tests and benchmarks use them too. */
+export const V8_FLAGS =
+  /--v8-flags=\S+/.exec(JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks.start)?.[0] ??
+    "";
+
 /**
  * Production's PayU settings in tests: PayU's public sandbox POS, which the fake PayU accepts.
  * A production process needs a real provider to start; tests that reach PayU override the URL.
@@ -69,7 +74,8 @@ export function paysteadCommand(
   port: number,
 ): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}main.ts`, "serve", "--port", String(port), "--data-dir", dataDir],
+    args: ["run", V8_FLAGS, "-A", `${root}main.ts`, "serve", "--port", String(port)]
+      .concat(["--data-dir", dataDir]),
     env: {
       LOG_LEVEL: "warn",
       LISTEN_HOST: "127.0.0.1",
@@ -97,7 +103,8 @@ export async function startPaysteadWithFileLimit(
   env: Record<string, string> = {},
   port = freePort(),
 ): Promise<ChildServer> {
-  const serve = [Deno.execPath(), "run", "-A", `${root}main.ts`, "serve", "--port", String(port)]
+  const serve = [Deno.execPath(), "run", V8_FLAGS, "-A", `${root}main.ts`, "serve"]
+    .concat(["--port", String(port)])
     .concat(["--data-dir", dataDir]).map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(" ");
   const command = new Deno.Command("sh", {
     args: ["-c", `ulimit -n ${fileLimit} && exec ${serve}`],
