@@ -93,9 +93,13 @@ export type PaymentApiRow = Pick<
 export async function insertPayment(db: Db, values: NewPayment): Promise<PaymentRow> {
   // Every column is known, so the row needs no RETURNING read-back.
   const result = await insertPaymentRow(db, values);
+  return { ...asFirstWritten(values), id: Number(result.insertId) };
+}
+
+/** A new payment's row as the insert leaves it, but for its row id: version 1, no milestones. */
+export function asFirstWritten(values: NewPayment): Omit<PaymentRow, "id"> {
   return {
     ...values,
-    id: Number(result.insertId),
     version: 1,
     processing_at: null,
     succeeded_at: null,

@@ -1,4 +1,5 @@
 import { findOffer } from "../../db/offers.ts";
+import { asFirstWritten } from "../../db/payments.ts";
 import { paymentCreateStatements } from "../../db/payment_create.ts";
 import type { OfferRow } from "../../db/schema.ts";
 import { type OrgContext, type Services, systemTimeOf } from "../context.ts";
@@ -57,16 +58,7 @@ export async function createPaymentAtOnce(
   // Keys live on the system clock, not the organisation's (see claimIdempotencyKey).
   const keyTime = services.clock.now();
   const payment = pendingPaymentRow(offer, apiPaymentFields(offer, input, now));
-  const record: NewPaymentRecord = {
-    ...payment,
-    qr_id: offer.public_id,
-    version: 1,
-    processing_at: null,
-    succeeded_at: null,
-    failed_at: null,
-    canceled_at: null,
-    expired_at: null,
-  };
+  const record: NewPaymentRecord = { ...asFirstWritten(payment), qr_id: offer.public_id };
   const response: StoredResponse = {
     status: 201,
     contentType: "application/json",
