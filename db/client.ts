@@ -1,6 +1,6 @@
 import { type Client, createClient, type InArgs } from "@libsql/client/web";
 import { Kysely, sql } from "kysely";
-import { GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
+import { type CommitProbe, GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import {
   type ExecuteResult,
   libsqlKysely,
@@ -44,6 +44,11 @@ export interface Store<S> {
   ): () => void;
   /** Calls `listener` after every committed write transaction. */
   onCommit(listener: () => void): () => void;
+  /**
+   * As onCommit, handing the listener what `probe` read at the end of the committing
+   * transaction; null where it was not read there (a libSQL server, another process's commit).
+   */
+  onCommitProbe(probe: CommitProbe): () => void;
   /** Throws unless the database answers. */
   ping(): Promise<void>;
   /** Waits for pending writes, then closes the connections. */
@@ -179,7 +184,9 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   }
 
   const health = new StorageHealth(url);
-  const writeQueue = new GroupCommitWriter<S>(openBatch, health);
+  // NOTE: a probe on a file's writer costs microseconds in a warm transaction; over a libSQL
+  // server it would be a round trip made while holding the write lock.
+  const writeQueue = new GroupCommitWriter<S>(openBatch, health, { probeInBatch: client === null });
   const remoteBatches = client &&
     new RemoteBatchWriter(client, health, () => writeQueue.announceCommit());
   // Rewriting the header's user_version changes nothing yet needs the storage to take a page.
@@ -203,6 +210,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     },
     onWritableChange: (listener) => health.onChange(listener),
     onCommit: (listener) => writeQueue.onCommit(listener),
+    onCommitProbe: (probe) => writeQueue.onCommitProbe(probe),
     ping: async () => {
       await reader.execute({ sql: "SELECT 1", args: [] });
     },

@@ -34,6 +34,16 @@ interface PendingWrite<S> {
   single: boolean;
 }
 
+/**
+ * A read made at the end of every batch, inside its transaction, for a commit listener: the
+ * listener learns what the commit left without a read of its own on a cold connection.
+ */
+export interface CommitProbe {
+  statement(): SqlStatement;
+  /** Called after every commit with the probe's result, or null where none was read. */
+  listener(result: ExecuteResult | null): void;
+}
+
 /** Batches whose fsync may run while the next batch executes: one running, one committing. */
 const MAX_FLUSHES = 2;
 
@@ -63,6 +73,8 @@ export class GroupCommitWriter<S> {
   readonly #maxBatchSize: number;
   readonly #trx: Kysely<S>;
   readonly #listeners = new Set<() => void>();
+  readonly #probes = new Set<CommitProbe>();
+  readonly #probeInBatch: boolean;
   #current: StatementExecutor | null = null;
   #currentItem: PendingWrite<S> | null = null;
   /** Statements the running write has made. */
@@ -77,15 +89,18 @@ export class GroupCommitWriter<S> {
    * Storage failures are reported to `health` and reach writers as `StorageUnavailableError`.
    * `openBatch(true)` opens a batch for one writeStatement() alone, which needs no transaction
    * of its own: a connection may run it as it comes (autocommit), saving BEGIN and COMMIT.
+   * `probeInBatch` runs commit probes inside each batch; off (a libSQL server, where a read is a
+   * round trip made while holding the write lock) their listeners hear null.
    */
   constructor(
     openBatch: (oneStatement: boolean) => Promise<WriteBatch>,
     health: StorageHealth,
-    maxBatchSize = 256,
+    options: { maxBatchSize?: number; probeInBatch?: boolean } = {},
   ) {
     this.#openBatch = openBatch;
     this.#health = health;
-    this.#maxBatchSize = maxBatchSize;
+    this.#maxBatchSize = options.maxBatchSize ?? 256;
+    this.#probeInBatch = options.probeInBatch ?? false;
     this.#trx = libsqlKysely<S>(() => {
       if (this.#current === null) {
         throw new Error("This transaction has ended; run queries inside the write() callback.");
@@ -133,13 +148,7 @@ export class GroupCommitWriter<S> {
 
   /** Tells the commit listeners of a write committed by another path to the same database. */
   announceCommit(): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener();
-      } catch {
-        // A listener's failure must not undo or delay acknowledged writes.
-      }
-    }
+    this.#notify([], new Map());
   }
 
   #enqueue<T>(
@@ -174,6 +183,12 @@ export class GroupCommitWriter<S> {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Runs `probe` at the end of every batch and hands its result on after the commit. */
+  onCommitProbe(probe: CommitProbe): () => void {
+    this.#probes.add(probe);
+    return () => this.#probes.delete(probe);
+  }
+
   /** Resolves when no write is waiting, running or being flushed. */
   async idle(): Promise<void> {
     while (this.#draining || this.#flushing.size > 0) {
@@ -206,6 +221,7 @@ export class GroupCommitWriter<S> {
     }
     this.#current = batch.executor;
     const done: { item: PendingWrite<S>; value: unknown }[] = [];
+    let probed = new Map<CommitProbe, ExecuteResult>();
     try {
       if (items.length === 1) {
         // A lone write needs no savepoint: its failure rolls back the whole transaction.
@@ -222,6 +238,7 @@ export class GroupCommitWriter<S> {
       }
       this.#current = null;
       this.#currentItem = null;
+      probed = await this.#runProbes(batch);
       await batch.commit();
     } catch (error) {
       this.#current = null;
@@ -238,11 +255,11 @@ export class GroupCommitWriter<S> {
     }
     for (const { item, value } of done) if (item.visible) item.resolve(value);
     if (!batch.durable) {
-      this.#acknowledge(done);
+      this.#acknowledge(done, probed);
       return;
     }
     const flush: Promise<void> = batch.durable().then(
-      () => this.#acknowledge(done),
+      () => this.#acknowledge(done, probed),
       (error) => {
         // NOTE: committed but maybe not on disk: never acknowledge such a write.
         const reason = this.#health.fail(error);
@@ -253,17 +270,42 @@ export class GroupCommitWriter<S> {
   }
 
   /** Settles the writes of a batch that is on disk, then runs what waits for it. */
-  #acknowledge(done: { item: PendingWrite<S>; value: unknown }[]): void {
+  #acknowledge(
+    done: { item: PendingWrite<S>; value: unknown }[],
+    probed: Map<CommitProbe, ExecuteResult>,
+  ): void {
     this.#health.succeeded();
     for (const { item, value } of done) item.resolve(value);
-    const actions = done.flatMap(({ item }) => item.afterCommit);
-    for (const action of [...actions, ...this.#listeners]) {
+    this.#notify(done.flatMap(({ item }) => item.afterCommit), probed);
+  }
+
+  #notify(actions: (() => void)[], probed: Map<CommitProbe, ExecuteResult>): void {
+    const calls = [
+      ...actions,
+      ...this.#listeners,
+      ...[...this.#probes].map((probe) => () => probe.listener(probed.get(probe) ?? null)),
+    ];
+    for (const call of calls) {
       try {
-        action();
+        call();
       } catch {
         // A listener's failure must not undo or delay acknowledged writes.
       }
     }
+  }
+
+  /** The probes' reads, in the batch's transaction; a probe that fails is left out. */
+  async #runProbes(batch: WriteBatch): Promise<Map<CommitProbe, ExecuteResult>> {
+    const results = new Map<CommitProbe, ExecuteResult>();
+    if (!this.#probeInBatch) return results;
+    for (const probe of this.#probes) {
+      try {
+        results.set(probe, await batch.executor.execute(probe.statement()));
+      } catch {
+        // Its listener reads for itself; a batch SQLite has ended fails at its commit.
+      }
+    }
+    return results;
   }
 
   #start(item: PendingWrite<S>): void {

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { prepared } from "./prepared.ts";
+import type { SqlStatement } from "./libsql_dialect.ts";
 import type {
   EnvironmentSchema,
   NewWebhookAttempt,
@@ -20,6 +20,12 @@ function chunks<T>(items: readonly T[]): T[][] {
     result.push(items.slice(index, index + CHUNK));
   }
   return result;
+}
+
+/** `(?, ?), (?, ?)`: the placeholders of `rows` rows of `columns` values. */
+function valueRows(rows: number, columns: number): string {
+  const row = `(${Array.from({ length: columns }, () => "?").join(", ")})`;
+  return Array.from({ length: rows }, () => row).join(", ");
 }
 
 /** A delivery with the public ids of its event and endpoint. */
@@ -170,17 +176,6 @@ function endpointsWithDueDeliveries(db: Db, now: number) {
     );
 }
 
-// The dispatcher asks after every commit: compiled once (see prepared.ts).
-const selectEndpointIdsWithDueDeliveries = prepared((db: Db, p: { now: number }) =>
-  endpointsWithDueDeliveries(db, p.now).select("w.id")
-);
-
-/** Ids of endpoints with a delivery due at `now` (a retry, a new delivery or an expired lease). */
-export async function findEndpointsWithDueDeliveries(db: Db, now: number): Promise<number[]> {
-  const { rows } = await selectEndpointIdsWithDueDeliveries(db, { now });
-  return rows.map((row) => row.id);
-}
-
 /** The endpoints with a delivery due at `now`, whole. */
 export function findEndpointRowsWithDueDeliveries(
   db: Db,
@@ -215,65 +210,120 @@ export function findDueDeliveries(
     .orderBy("d.next_attempt_at").limit(limit).execute();
 }
 
-/** Leases deliveries for their next attempt until `leaseUntil`. */
-export async function leaseDeliveries(
-  db: Db,
-  ids: readonly number[],
-  now: number,
-  leaseUntil: number,
-): Promise<void> {
-  for (const chunk of chunks(ids)) {
-    await db.updateTable("webhook_deliveries")
-      .set((eb) => ({
-        in_flight: 1,
-        attempt_count: eb("attempt_count", "+", 1),
-        next_attempt_at: leaseUntil,
-        updated_at: now,
-      }))
-      .where("id", "in", chunk).execute();
-  }
+const FANNED_OUT_COLUMNS = [
+  "public_id",
+  "org_id",
+  "event_id",
+  "endpoint_id",
+  "triggered_by",
+  "status",
+  "attempt_count",
+  "in_flight",
+  "next_attempt_at",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof NewWebhookDelivery)[];
+
+/**
+ * Inserts fan-out deliveries, each only while the fan-out cursor still reads `cursor` (no other
+ * process fanned these events out meanwhile) and its endpoint is still enabled; a delivery that
+ * exists already is skipped. Returns (RETURNING) the inserted ones: `id, event_id, endpoint_id`.
+ */
+export function insertFannedOutDeliveriesStatements(
+  rows: readonly NewWebhookDelivery[],
+  cursor: number,
+): SqlStatement[] {
+  const columns = FANNED_OUT_COLUMNS.join(", ");
+  const picked = FANNED_OUT_COLUMNS.map((_, index) => `v.column${index + 1}`).join(", ");
+  return chunks(rows).map((chunk) => ({
+    sql: `INSERT INTO webhook_deliveries (${columns})
+      SELECT ${picked} FROM (VALUES ${valueRows(chunk.length, FANNED_OUT_COLUMNS.length)}) AS v
+      WHERE (SELECT last_event_id FROM webhook_fanout_cursor WHERE id = 1) = ?
+        AND EXISTS (SELECT 1 FROM webhook_endpoints AS w
+          WHERE w.id = v.column4 AND w.enabled = 1 AND w.deleted_at IS NULL)
+      ON CONFLICT DO NOTHING
+      RETURNING id, event_id, endpoint_id`,
+    args: [...chunk.flatMap((row) => FANNED_OUT_COLUMNS.map((column) => row[column])), cursor],
+  }));
 }
 
-/** Ends pending deliveries with a final status. */
-export async function finishDeliveries(
-  db: Db,
-  ids: readonly number[],
+/** Picks deliveries by `(id, attempt_count)`: a lease taken meanwhile moves the count on. */
+function claimsIn(claims: readonly AttemptClaim[]): { sql: string; args: number[] } {
+  return {
+    sql: `(id, attempt_count) IN (VALUES ${valueRows(claims.length, 2)})`,
+    args: claims.flatMap((claim) => [claim.id, claim.attempt]),
+  };
+}
+
+/**
+ * Leases due deliveries for their next attempt until `leaseUntil`, each only if it is still
+ * pending, due at `now` and at the attempt count it was read with. Returns (RETURNING) the ids
+ * leased.
+ */
+export function leaseDueDeliveriesStatements(
+  due: readonly AttemptClaim[],
+  now: number,
+  leaseUntil: number,
+): SqlStatement[] {
+  return chunks(due).map((chunk) => {
+    const picked = claimsIn(chunk);
+    return {
+      sql: `UPDATE webhook_deliveries SET in_flight = 1, attempt_count = attempt_count + 1,
+          next_attempt_at = ?, updated_at = ?
+        WHERE status = 'PENDING' AND next_attempt_at <= ? AND ${picked.sql}
+        RETURNING id`,
+      args: [leaseUntil, now, now, ...picked.args],
+    };
+  });
+}
+
+/** Ends due deliveries with a final status, under the same conditions as a lease. */
+export function finishDueDeliveriesStatements(
+  due: readonly AttemptClaim[],
   status: "FAILED" | "CANCELED",
   now: number,
-): Promise<void> {
-  for (const chunk of chunks(ids)) {
-    await db.updateTable("webhook_deliveries")
-      .set({ status, in_flight: 0, next_attempt_at: null, updated_at: now, completed_at: now })
-      .where("id", "in", chunk).where("status", "=", "PENDING").execute();
-  }
+): SqlStatement[] {
+  return chunks(due).map((chunk) => {
+    const picked = claimsIn(chunk);
+    return {
+      sql: `UPDATE webhook_deliveries SET status = ?, in_flight = 0, next_attempt_at = NULL,
+          updated_at = ?, completed_at = ?
+        WHERE status = 'PENDING' AND next_attempt_at <= ? AND ${picked.sql}`,
+      args: [status, now, now, now, ...picked.args],
+    };
+  });
 }
+
+const ATTEMPT_COLUMNS = [
+  "delivery_id",
+  "number",
+  "url",
+  "started_at",
+  "duration_ms",
+  "succeeded",
+  "response_status",
+  "response_body",
+  "error_code",
+  "error_message",
+] as const satisfies readonly (keyof NewWebhookAttempt)[];
 
 /**
  * Inserts attempt rows. A real result replaces the placeholder of an attempt whose lease
  * expired; a placeholder never replaces a real result.
  */
-export async function insertWebhookAttempts(
-  db: Db,
+export function insertWebhookAttemptsStatements(
   rows: readonly NewWebhookAttempt[],
   onConflict: "replace" | "keep",
-): Promise<void> {
-  for (const chunk of chunks(rows)) {
-    await db.insertInto("webhook_attempts").values(chunk)
-      .onConflict((conflict) => {
-        const target = conflict.columns(["delivery_id", "number"]);
-        return onConflict === "keep" ? target.doNothing() : target.doUpdateSet((eb) => ({
-          url: eb.ref("excluded.url"),
-          started_at: eb.ref("excluded.started_at"),
-          duration_ms: eb.ref("excluded.duration_ms"),
-          succeeded: eb.ref("excluded.succeeded"),
-          response_status: eb.ref("excluded.response_status"),
-          response_body: eb.ref("excluded.response_body"),
-          error_code: eb.ref("excluded.error_code"),
-          error_message: eb.ref("excluded.error_message"),
-        }));
-      })
-      .execute();
-  }
+): SqlStatement[] {
+  const update = ATTEMPT_COLUMNS.slice(2).map((column) => `${column} = excluded.${column}`);
+  return chunks(rows).map((chunk) => ({
+    sql: `INSERT INTO webhook_attempts (${ATTEMPT_COLUMNS.join(", ")})
+      VALUES ${valueRows(chunk.length, ATTEMPT_COLUMNS.length)}
+      ON CONFLICT (delivery_id, number) DO ${
+      onConflict === "keep" ? "NOTHING" : `UPDATE SET ${update.join(", ")}`
+    }`,
+    args: chunk.flatMap((row) => ATTEMPT_COLUMNS.map((column) => row[column] ?? null)),
+  }));
 }
 
 /** A delivery's state after an attempt. */
@@ -285,73 +335,69 @@ export interface DeliveryUpdate {
 }
 
 /**
- * Applies attempt results in one statement per chunk. A result applies only while the delivery
+ * Applies attempt results, one statement per chunk. A result applies only while the delivery
  * is still pending and leased for that attempt (fencing): a late result of an attempt whose
- * lease was taken over, or of a delivery canceled meanwhile, changes nothing. Returns the ids
- * that applied.
+ * lease was taken over, or of a delivery canceled meanwhile, changes nothing. Returns
+ * (RETURNING) the ids that applied.
  */
-export async function applyDeliveryUpdates(
-  db: Db,
+export function applyDeliveryUpdatesStatements(
   updates: readonly DeliveryUpdate[],
   now: number,
-): Promise<Set<number>> {
-  const applied = new Set<number>();
-  for (const chunk of chunks(updates)) {
-    const values = sql.join(
-      chunk.map((update) =>
-        sql`(${update.id}, ${update.attempt}, ${update.status}, ${update.nextAttemptAt})`
-      ),
-    );
-    const result = await sql<{ id: number }>`
-      WITH v(id, attempt, status, next_attempt_at) AS (VALUES ${values})
+): SqlStatement[] {
+  return chunks(updates).map((chunk) => ({
+    sql: `WITH v(id, attempt, status, next_attempt_at) AS (VALUES ${valueRows(chunk.length, 4)})
       UPDATE webhook_deliveries
       SET status = v.status,
         next_attempt_at = v.next_attempt_at,
         in_flight = 0,
-        updated_at = ${now},
-        completed_at = CASE WHEN v.status = 'PENDING' THEN NULL ELSE ${now} END
+        updated_at = ?,
+        completed_at = CASE WHEN v.status = 'PENDING' THEN NULL ELSE ? END
       FROM v
       WHERE webhook_deliveries.id = v.id AND webhook_deliveries.attempt_count = v.attempt
         AND webhook_deliveries.status = 'PENDING' AND webhook_deliveries.in_flight = 1
-      RETURNING webhook_deliveries.id`.execute(db);
-    for (const row of result.rows) applied.add(row.id);
-  }
-  return applied;
-}
-
-function claimsIn(claims: readonly AttemptClaim[]) {
-  return sql.join(claims.map((claim) => sql`(${claim.id}, ${claim.attempt})`));
+      RETURNING webhook_deliveries.id`,
+    args: [
+      ...chunk.flatMap((
+        update,
+      ) => [update.id, update.attempt, update.status, update.nextAttemptAt]),
+      now,
+      now,
+    ],
+  }));
 }
 
 /** Pushes back the lease end of attempts still in flight. */
-export async function extendLeases(
-  db: Db,
+export function extendLeasesStatements(
   claims: readonly AttemptClaim[],
   leaseUntil: number,
-): Promise<void> {
-  for (const chunk of chunks(claims)) {
-    await sql`UPDATE webhook_deliveries SET next_attempt_at = ${leaseUntil}
-      WHERE status = 'PENDING' AND in_flight = 1
-        AND (id, attempt_count) IN (VALUES ${claimsIn(chunk)})`.execute(db);
-  }
+): SqlStatement[] {
+  return chunks(claims).map((chunk) => {
+    const picked = claimsIn(chunk);
+    return {
+      sql: `UPDATE webhook_deliveries SET next_attempt_at = ?
+        WHERE status = 'PENDING' AND in_flight = 1 AND ${picked.sql}`,
+      args: [leaseUntil, ...picked.args],
+    };
+  });
 }
 
 /**
  * Gives back leases of attempts abandoned at shutdown: due at once, and the abandoned attempt
  * does not count.
  */
-export async function releaseLeases(
-  db: Db,
+export function releaseLeasesStatements(
   claims: readonly AttemptClaim[],
   now: number,
-): Promise<void> {
-  for (const chunk of chunks(claims)) {
-    await sql`UPDATE webhook_deliveries
-      SET next_attempt_at = ${now}, in_flight = 0, attempt_count = attempt_count - 1,
-        updated_at = ${now}
-      WHERE status = 'PENDING' AND in_flight = 1
-        AND (id, attempt_count) IN (VALUES ${claimsIn(chunk)})`.execute(db);
-  }
+): SqlStatement[] {
+  return chunks(claims).map((chunk) => {
+    const picked = claimsIn(chunk);
+    return {
+      sql: `UPDATE webhook_deliveries
+        SET next_attempt_at = ?, in_flight = 0, attempt_count = attempt_count - 1, updated_at = ?
+        WHERE status = 'PENDING' AND in_flight = 1 AND ${picked.sql}`,
+      args: [now, now, ...picked.args],
+    };
+  });
 }
 
 /**

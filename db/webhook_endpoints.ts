@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Updateable } from "kysely";
+import type { SqlStatement } from "./libsql_dialect.ts";
 import type {
   EnvironmentSchema,
   NewWebhookEndpoint,
@@ -72,6 +73,22 @@ export function findEndpointHealth(db: Db, ids: readonly number[]): Promise<Endp
   return db.selectFrom("webhook_endpoints")
     .select(["id", "public_id", "org_id", "url", "enabled", "deleted_at", "failing_since"])
     .where("id", "in", ids).execute();
+}
+
+/**
+ * Sets when an enabled endpoint's run of failures began (null: it is healthy), unless it changed
+ * since it read `from`.
+ */
+export function setFailingSinceStatement(
+  id: number,
+  from: number | null,
+  to: number | null,
+): SqlStatement {
+  return {
+    sql: `UPDATE webhook_endpoints SET failing_since = ?
+      WHERE id = ? AND failing_since IS ? AND enabled = 1 AND deleted_at IS NULL`,
+    args: [to, id, from],
+  };
 }
 
 /** Enabled, undeleted endpoints of the given organisations: the candidates of a fan-out. */

@@ -1,4 +1,5 @@
-import { type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
+import type { ExecuteResult, SqlStatement } from "./libsql_dialect.ts";
 import type { EnvironmentSchema } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
@@ -35,6 +36,42 @@ export async function readOutboxPosition(
   return { latest: row?.latest ?? 0, floor: row?.floor ?? null };
 }
 
+/** Where the outbox stands (see readOutboxPosition), and the endpoints with a delivery due. */
+export interface OutboxState {
+  latest: number;
+  floor: number | null;
+  dueEndpointIds: number[];
+}
+
+const OUTBOX_STATE = `SELECT (SELECT MAX(id) FROM events) AS latest,
+  (SELECT MIN(events_after_id) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at IS NULL)
+    AS floor,
+  (SELECT json_group_array(w.id) FROM webhook_endpoints AS w WHERE EXISTS (
+    SELECT 1 FROM webhook_deliveries AS d WHERE d.endpoint_id = w.id AND d.status = 'PENDING'
+      AND d.next_attempt_at <= ?)) AS due`;
+
+/** The statement reading the outbox state at `now`, for a read made in a commit (a probe). */
+export function outboxStateStatement(now: number): SqlStatement {
+  return { sql: OUTBOX_STATE, args: [now] };
+}
+
+/** The outbox state out of the result of outboxStateStatement. */
+export function toOutboxState(result: ExecuteResult): OutboxState {
+  const row = result.rows[0] as { latest: number | null; floor: number | null; due: string };
+  return {
+    latest: row.latest ?? 0,
+    floor: row.floor ?? null,
+    dueEndpointIds: JSON.parse(row.due),
+  };
+}
+
+/** Reads the outbox state at `now`: one query for what would otherwise take two. */
+export async function readOutboxState(db: Db, now: number): Promise<OutboxState> {
+  const { sql, args } = outboxStateStatement(now);
+  const result = await db.executeQuery(CompiledQuery.raw(sql, args));
+  return toOutboxState({ rows: result.rows as Record<string, unknown>[], rowsAffected: 0 });
+}
+
 /** The id of the last event already fanned out into deliveries. */
 export async function readFanoutCursor(db: Db): Promise<number> {
   const row = await db.selectFrom("webhook_fanout_cursor").select("last_event_id")
@@ -42,10 +79,12 @@ export async function readFanoutCursor(db: Db): Promise<number> {
   return row.last_event_id;
 }
 
-/** Moves the fan-out cursor to `lastEventId`. */
-export async function advanceFanoutCursor(db: Db, lastEventId: number): Promise<void> {
-  await db.updateTable("webhook_fanout_cursor").set({ last_event_id: lastEventId })
-    .where("id", "=", 1).execute();
+/** Moves the fan-out cursor from `from` to `to`; changes nothing if it no longer reads `from`. */
+export function moveFanoutCursorStatement(from: number, to: number): SqlStatement {
+  return {
+    sql: "UPDATE webhook_fanout_cursor SET last_event_id = ? WHERE id = 1 AND last_event_id = ?",
+    args: [to, from],
+  };
 }
 
 /** Events after `afterId` in id order (which is commit order: SQLite has one writer). */

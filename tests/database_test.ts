@@ -82,6 +82,33 @@ Deno.test("[db] the read handle cannot write", async () => {
   }
 });
 
+Deno.test("[db] a commit probe reads inside each batch and is heard once it is durable", async () => {
+  const t = await tempStore();
+  try {
+    const heard: (number | null)[] = [];
+    let statement = "SELECT COUNT(*) AS n FROM events";
+    t.store.onCommitProbe({
+      statement: () => ({ sql: statement, args: [] }),
+      listener: (result) => heard.push(result === null ? null : Number(result.rows[0].n)),
+    });
+    await Promise.all(
+      ["evt_a", "evt_b", "evt_c"].map((id) =>
+        t.store.write((trx) => trx.insertInto("events").values(insertEvent(id)).execute())
+      ),
+    );
+    // The first write went alone; the two that waited for it shared the next batch, whose probe
+    // saw all three.
+    assert.deepEqual(heard, [1, 3]);
+
+    statement = "SELECT no_such_column FROM events";
+    await t.store.write((trx) => trx.insertInto("events").values(insertEvent("evt_d")).execute());
+    assert.deepEqual(heard, [1, 3, null], "a failed probe is heard as null; the write commits");
+    assert.equal(await countEvents(t.store), 4);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("[db] concurrent writes share commits but fail alone", async () => {
   const t = await tempStore();
   try {

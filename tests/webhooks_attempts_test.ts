@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
-import { type AttemptBudget, claimDueAttempts } from "../lib/webhooks/delivery/claim.ts";
-import { fanOutEvents } from "../lib/webhooks/delivery/fan_out.ts";
-import { recordAttempts } from "../lib/webhooks/delivery/outcomes.ts";
+import { type AttemptBudget, planClaims } from "../lib/webhooks/delivery/claim.ts";
+import { planFanOut } from "../lib/webhooks/delivery/fan_out.ts";
+import { planRecording } from "../lib/webhooks/delivery/outcomes.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -15,6 +15,7 @@ import {
   deliveriesOf,
   startReceiver,
   type TestReceiver,
+  writtenPlan,
 } from "./support/webhook_receiver.ts";
 
 const LEASE_MS = 10_000;
@@ -65,14 +66,15 @@ Deno.test("[webhooks] a late result of a taken-over attempt is stale and keeps t
     await t.webhooks.stop();
     const eventId = await newPaymentEvent(t);
     const leasedAt = t.clock.now();
-    const [slow] = (await t.store.write((trx) =>
-      fanOutEvents(trx, {
+    const [slow] = (await writtenPlan(
+      t.store,
+      planFanOut(t.store.db, {
         now: leasedAt,
         firstAttemptDelayMs: 0,
         limit: 100,
         leaseMs: LEASE_MS,
         budget: ROOMY,
-      })
+      }),
     )).claimed;
     assert.equal(slow.attempt, 1);
 
@@ -89,8 +91,9 @@ Deno.test("[webhooks] a late result of a taken-over attempt is stale and keeps t
     });
 
     // Attempt 1's result arrives now, while attempt 2 is still in flight.
-    const recorded = await t.store.write((trx) =>
-      recordAttempts(trx, [{
+    const recorded = await writtenPlan(
+      t.store,
+      planRecording(t.store.db, [{
         claim: slow,
         startedAt: leasedAt,
         outcome: {
@@ -102,7 +105,7 @@ Deno.test("[webhooks] a late result of a taken-over attempt is stale and keeps t
           retryAfterMs: null,
           durationMs: LEASE_MS,
         },
-      }], { now: t.clock.now(), schedule: t.config.webhookRetryScheduleMs, ...NO_JITTER })
+      }], { now: t.clock.now(), schedule: t.config.webhookRetryScheduleMs, ...NO_JITTER }),
     );
     assert.deepEqual(recorded, { nextRetryAt: null, disabled: [], stale: 1 });
     assert.deepEqual(await deliveryRow(t), {
@@ -144,15 +147,16 @@ Deno.test("[webhooks] a lost last attempt fails the delivery with no further att
       // The last attempt is claimed by a process that dies before sending it.
       await t.webhooks.stop();
       t.clock.advance(1_000);
-      const claimed = await t.store.write((trx) =>
-        claimDueAttempts(trx, {
+      const claimed = await writtenPlan(
+        t.store,
+        planClaims(t.store.db, {
           now: t.clock.now(),
           leaseMs: LEASE_MS,
           budget: ROOMY,
           runningAttemptOf: () => undefined,
           maxAttempts: 2,
           rotation: 0,
-        })
+        }),
       );
       assert.deepEqual(claimed.map((claim) => claim.attempt), [2]);
 

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import type { KyselyPlugin } from "kysely";
 import { webhookDeliveryJob, WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
-import { fanOutEvents } from "../lib/webhooks/delivery/fan_out.ts";
+import { planClaims } from "../lib/webhooks/delivery/claim.ts";
+import { planFanOut } from "../lib/webhooks/delivery/fan_out.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -13,6 +15,7 @@ import {
   deliveriesOf,
   eventsOfType,
   startReceiver,
+  writtenPlan,
 } from "./support/webhook_receiver.ts";
 import type { SecondProcessCommand } from "./support/webhooks_second_process.ts";
 
@@ -159,6 +162,41 @@ Deno.test("[webhooks] events no endpoint can receive cost no write and are passe
   }
 });
 
+Deno.test("[webhooks] a commit with nothing to deliver costs the queue no read of its own", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    await t.webhooks.stop();
+    let reads = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: (args) => {
+        reads++;
+        return Promise.resolve(args.result);
+      },
+    };
+    const queue = new WebhookDispatcher({
+      ...t.services,
+      store: { ...t.store, db: t.store.db.withPlugin(counting) },
+    });
+    queue.start();
+    await newPaymentEvents(t, 5);
+    await queue.idle();
+    assert.equal(reads, 0, "each commit told the queue there was nothing to deliver");
+
+    await createTestEndpoint(t, { url: receiver.url });
+    await createTestPayment(t, (await createTestOffer(t)).qrId);
+    await queue.idle();
+    assert.deepEqual(receiver.received.map((request) => JSON.parse(request.body).type), [
+      "payment.created",
+    ]);
+    await queue.stop();
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
 Deno.test("[webhooks] the scheduled job never waits for the queue's work", async () => {
   const receiver = startReceiver();
   const t = await makeTestApp();
@@ -293,14 +331,15 @@ Deno.test("[webhooks] an attempt whose process died is recorded as lost and made
     // by hand, as a process would just before crashing.
     await t.webhooks.stop();
     const [eventId] = await newPaymentEvents(t, 1);
-    const fannedOut = await t.store.write((trx) =>
-      fanOutEvents(trx, {
+    const fannedOut = await writtenPlan(
+      t.store,
+      planFanOut(t.store.db, {
         now: t.clock.now(),
         firstAttemptDelayMs: 0,
         limit: 100,
         leaseMs: 10_000,
         budget: { remaining: () => 10, capacityOf: () => 10, take: () => {} },
-      })
+      }),
     );
     assert.equal(fannedOut.claimed.length, 1);
 
@@ -334,6 +373,62 @@ Deno.test("[webhooks] an attempt whose process died is recorded as lost and made
   }
 });
 
+Deno.test("[webhooks] a round's write changes nothing that moved on since its reads", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    const endpoint = await createTestEndpoint(t, { url: receiver.url });
+    await t.webhooks.stop();
+    const [eventId] = await newPaymentEvents(t, 1);
+    const roomy = () => ({ remaining: () => 10, capacityOf: () => 10, take: () => {} });
+    const fanOut = () =>
+      planFanOut(t.store.db, {
+        now: t.clock.now(),
+        firstAttemptDelayMs: 0,
+        limit: 100,
+        leaseMs: 10_000,
+        budget: roomy(),
+      });
+    const deliveryRows = () =>
+      t.store.db.selectFrom("webhook_deliveries").select(["attempt_count", "in_flight"]).execute();
+
+    // Two processes plan the same fan-out; the second to write finds the cursor moved.
+    const [first, second] = [await fanOut(), await fanOut()];
+    assert.equal((await writtenPlan(t.store, Promise.resolve(first))).claimed.length, 1);
+    const late = await writtenPlan(t.store, Promise.resolve(second));
+    assert.deepEqual([late.claimed, late.deliveries, late.moreWaiting], [[], 0, true]);
+    assert.deepEqual(await deliveryRows(), [{ attempt_count: 1, in_flight: 1 }]);
+
+    // Its lease runs out; two processes plan to take it over; only the first gets it.
+    t.clock.advance(10_000);
+    const claims = () =>
+      planClaims(t.store.db, {
+        now: t.clock.now(),
+        leaseMs: 10_000,
+        budget: roomy(),
+        runningAttemptOf: () => undefined,
+        maxAttempts: 10,
+        rotation: 0,
+      });
+    const [claimA, claimB] = [await claims(), await claims()];
+    const takenOver = await writtenPlan(t.store, Promise.resolve(claimA));
+    assert.deepEqual(takenOver.map((claim) => [claim.eventId, claim.attempt]), [[eventId, 2]]);
+    assert.deepEqual(await writtenPlan(t.store, Promise.resolve(claimB)), []);
+    assert.deepEqual(await deliveryRows(), [{ attempt_count: 2, in_flight: 1 }]);
+
+    // An endpoint disabled between a fan-out's reads and its write gets no delivery.
+    await newPaymentEvents(t, 1);
+    const planned = await fanOut();
+    await t.request("PATCH", `/api/v1/webhook-endpoints/${endpoint.id}`, { enabled: false });
+    const skipped = await writtenPlan(t.store, Promise.resolve(planned));
+    assert.deepEqual([skipped.claimed, skipped.moreWaiting], [[], false]);
+    assert.equal((await deliveryRows()).length, 1);
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
+
 Deno.test("[webhooks] a sweep schedules the next run for leases that end later", async () => {
   const receiver = startReceiver();
   const t = await makeTestApp();
@@ -343,14 +438,15 @@ Deno.test("[webhooks] a sweep schedules the next run for leases that end later",
     await newPaymentEvents(t, 2);
     // As a process that died would leave it: one delivery leased, one due now.
     let room = 1;
-    await t.store.write((trx) =>
-      fanOutEvents(trx, {
+    await writtenPlan(
+      t.store,
+      planFanOut(t.store.db, {
         now: t.clock.now(),
         firstAttemptDelayMs: 0,
         limit: 100,
         leaseMs: 10_000,
         budget: { remaining: () => 2, capacityOf: () => room, take: () => room-- },
-      })
+      }),
     );
     const queue = new WebhookDispatcher(t.services);
     try {

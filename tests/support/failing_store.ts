@@ -42,6 +42,7 @@ export function failingStore(store: Store<EnvironmentSchema>): FailingStore {
       failing() ? store.write(() => Promise.reject(diskFull())) : store.writeStatements(statements),
     onWritableChange: (listener) => store.onWritableChange(listener),
     onCommit: (listener) => store.onCommit(listener),
+    onCommitProbe: (probe) => store.onCommitProbe(probe),
     ping: () => store.ping(),
     close: () => store.close(),
     setFailing(next) {

@@ -1,3 +1,6 @@
+import type { Store } from "../../db/client.ts";
+import { type PlannedWrite, writePlanned } from "../../db/planned_write.ts";
+import type { EnvironmentSchema } from "../../db/schema.ts";
 import type { TestApp } from "./helpers.ts";
 
 /** One request a test receiver got. */
@@ -75,4 +78,13 @@ export async function advanceAndRun(t: TestApp, ms: number): Promise<void> {
   t.clock.advance(ms);
   await t.services.scheduler.runDue();
   await t.webhooks.idle();
+}
+
+/** Writes a planned write of the delivery queue (one of a round's parts) and reads its result. */
+export async function writtenPlan<T>(
+  store: Pick<Store<EnvironmentSchema>, "writeStatements">,
+  plan: Promise<PlannedWrite<T>>,
+): Promise<T> {
+  const [result] = await writePlanned<[T]>(store, await plan);
+  return result;
 }

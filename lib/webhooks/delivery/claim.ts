@@ -1,14 +1,15 @@
 import type { Kysely } from "kysely";
+import type { PlannedWrite } from "../../../db/planned_write.ts";
 import type { EnvironmentSchema, NewWebhookAttempt } from "../../../db/schema.ts";
 import {
   type AttemptClaim,
   type DueDelivery,
-  extendLeases,
+  extendLeasesStatements,
   findDueDeliveries,
   findEndpointRowsWithDueDeliveries,
-  finishDeliveries,
-  insertWebhookAttempts,
-  leaseDeliveries,
+  finishDueDeliveriesStatements,
+  insertWebhookAttemptsStatements,
+  leaseDueDeliveriesStatements,
 } from "../../../db/webhook_deliveries.ts";
 import { signingSecrets } from "../endpoints.ts";
 import type { DeliveryTrigger } from "../schemas.ts";
@@ -52,6 +53,8 @@ interface ClaimInput {
   rotation: number;
   /** Organisations whose due deliveries are canceled, not attempted (FREE); none when omitted. */
   paused?: ReadonlySet<number>;
+  /** Endpoints about to be disabled: their due deliveries are canceled too. */
+  skip?: ReadonlySet<number>;
 }
 
 const EXPIRED_LEASE_MESSAGE = "No result was recorded: the process making this attempt stopped " +
@@ -62,32 +65,34 @@ function maxAttemptsOf(trigger: string, scheduleLength: number): number {
 }
 
 /**
- * Leases due deliveries (retries, resends, tests, deliveries that waited for room, attempts
- * whose process died) for their next attempt, in the caller's write transaction.
+ * Plans leasing due deliveries (retries, resends, tests, deliveries that waited for room,
+ * attempts whose process died) for their next attempt: reads now, one write later (see
+ * PlannedWrite).
  *
- * NOTE: claiming is a write, and SQLite runs one write transaction at a time across every
- * process on the database, so two processes never lease the same attempt. A lease ends at
- * `now + leaseMs` (stored as the delivery's `next_attempt_at`), and the holder renews it while the
- * attempt runs; if the holder dies, the delivery simply becomes due again and the next claim
- * records the lost attempt and makes a new one.
+ * NOTE: each lease is written only if the delivery is still pending, due, and at the attempt
+ * count read here; a lease moves the count on, so two processes never lease the same attempt.
+ * A lease ends at `now + leaseMs` (stored as the delivery's `next_attempt_at`), and the holder
+ * renews it while the attempt runs; if the holder dies, the delivery simply becomes due again
+ * and the next claim records the lost attempt and makes a new one.
  *
  * Endpoints are served a fair share each, within the process's per-endpoint limit, so a slow
  * receiver with a large backlog cannot hold every slot.
  */
-export async function claimDueAttempts(
-  trx: Kysely<EnvironmentSchema>,
+export async function planClaims(
+  db: Kysely<EnvironmentSchema>,
   input: ClaimInput,
-): Promise<ClaimedAttempt[]> {
+): Promise<PlannedWrite<ClaimedAttempt[]>> {
   const { now, budget } = input;
-  if (budget.remaining() <= 0) return [];
-  const due = await findEndpointRowsWithDueDeliveries(trx, now);
-  if (due.length === 0) return [];
+  const none: PlannedWrite<ClaimedAttempt[]> = { statements: [], result: () => [] };
+  if (budget.remaining() <= 0) return none;
+  const due = await findEndpointRowsWithDueDeliveries(db, now);
+  if (due.length === 0) return none;
   const start = input.rotation % due.length;
   const order = [...due.slice(start), ...due.slice(0, start)];
   const share = Math.ceil(budget.remaining() / order.length);
   const lease: DueDelivery[] = [];
-  const fail: number[] = [];
-  const cancel: number[] = [];
+  const fail: AttemptClaim[] = [];
+  const cancel: AttemptClaim[] = [];
   const lostAttempts: NewWebhookAttempt[] = [];
   const renew: AttemptClaim[] = [];
   const claimed: ClaimedAttempt[] = [];
@@ -96,19 +101,20 @@ export async function claimDueAttempts(
     const endpointId = endpoint.id;
     const take = Math.min(budget.capacityOf(endpointId), share);
     if (take <= 0) continue;
-    for (const delivery of await findDueDeliveries(trx, endpointId, now, take)) {
+    for (const delivery of await findDueDeliveries(db, endpointId, now, take)) {
+      const read = { id: delivery.id, attempt: delivery.attempt_count };
       if (input.runningAttemptOf(delivery.id) === delivery.attempt_count) {
         // This process's own attempt, its lease renewal late: renew it here instead.
-        renew.push({ id: delivery.id, attempt: delivery.attempt_count });
+        renew.push(read);
         continue;
       }
       // NOTE: a downgrade to FREE cancels what was queued rather than keeping it for an
       // upgrade: one rule for the whole FREE window, which recover then sends again in full.
       const disabled = endpoint.deleted_at !== null ||
-        (input.paused ?? NONE).has(endpoint.org_id) ||
+        (input.paused ?? NONE).has(endpoint.org_id) || (input.skip ?? NONE).has(endpointId) ||
         (endpoint.enabled === 0 && delivery.triggered_by !== "TEST");
       if (disabled) {
-        cancel.push(delivery.id);
+        cancel.push(read);
         continue;
       }
       if (delivery.in_flight === 1) {
@@ -126,7 +132,7 @@ export async function claimDueAttempts(
         });
       }
       if (delivery.attempt_count >= maxAttemptsOf(delivery.triggered_by, input.maxAttempts)) {
-        fail.push(delivery.id);
+        fail.push(read);
         continue;
       }
       lease.push(delivery);
@@ -144,10 +150,26 @@ export async function claimDueAttempts(
       });
     }
   }
-  await insertWebhookAttempts(trx, lostAttempts, "keep");
-  await finishDeliveries(trx, fail, "FAILED", now);
-  await finishDeliveries(trx, cancel, "CANCELED", now);
-  await leaseDeliveries(trx, lease.map((delivery) => delivery.id), now, now + input.leaseMs);
-  await extendLeases(trx, renew, now + input.leaseMs);
-  return claimed;
+  const leases = leaseDueDeliveriesStatements(
+    lease.map((delivery) => ({ id: delivery.id, attempt: delivery.attempt_count })),
+    now,
+    now + input.leaseMs,
+  );
+  return {
+    // The leases come first, so their results are the first ones.
+    statements: [
+      ...leases,
+      ...insertWebhookAttemptsStatements(lostAttempts, "keep"),
+      ...finishDueDeliveriesStatements(fail, "FAILED", now),
+      ...finishDueDeliveriesStatements(cancel, "CANCELED", now),
+      ...extendLeasesStatements(renew, now + input.leaseMs),
+    ],
+    result: (results) => {
+      const leased = new Set(
+        results.slice(0, leases.length).flatMap((result) => result.rows)
+          .map((row) => Number(row.id)),
+      );
+      return claimed.filter((claim) => leased.has(claim.deliveryId));
+    },
+  };
 }

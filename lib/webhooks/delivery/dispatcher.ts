@@ -1,19 +1,24 @@
 import {
-  extendLeases,
-  findEndpointsWithDueDeliveries,
+  extendLeasesStatements,
   nextDeliveryDueAfter,
-  releaseLeases,
+  releaseLeasesStatements,
 } from "../../../db/webhook_deliveries.ts";
+import { writePlanned } from "../../../db/planned_write.ts";
 import { listOrganisationIdsOnPlan } from "../../../db/organisations.ts";
-import { readOutboxPosition } from "../../../db/webhook_fanout.ts";
+import {
+  type OutboxState,
+  outboxStateStatement,
+  readOutboxState,
+  toOutboxState,
+} from "../../../db/webhook_fanout.ts";
 import type { Services } from "../../context.ts";
 import { errorFields } from "../../log.ts";
 import { isStorageUnavailable } from "../../storage.ts";
 import type { ScheduledJob } from "../../scheduler.ts";
 import { type HostChecker, publicHostCheck, webhookTargetPolicy } from "../address_policy.ts";
-import { type AttemptBudget, claimDueAttempts, type ClaimedAttempt } from "./claim.ts";
-import { fanOutEvents } from "./fan_out.ts";
-import { type AttemptReport, recordAttempts } from "./outcomes.ts";
+import { type AttemptBudget, type ClaimedAttempt, planClaims } from "./claim.ts";
+import { planFanOut } from "./fan_out.ts";
+import { type AttemptReport, disableEndpoints, planRecording } from "./outcomes.ts";
 import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "./sender.ts";
 import { webhookHeaders } from "../signing.ts";
 
@@ -81,6 +86,8 @@ export class WebhookDispatcher {
   #reports: AttemptReport[] = [];
   #pumping: Promise<void> | null = null;
   #pumpAgain = false;
+  /** The outbox state read in the last commit, not yet looked at by a round. */
+  #committed: OutboxState | null = null;
   /** The fan-out cursor as last seen; -1 before the first look. */
   #fannedOutTo = -1;
   /** The last fan-out stopped at its limit: more events are waiting. */
@@ -111,9 +118,20 @@ export class WebhookDispatcher {
     this.#lastRequestAt = performance.now();
   }
 
-  /** Starts reacting to commits: a committed event is fanned out and sent right away. */
+  /**
+   * Starts reacting to commits: a committed event is fanned out and sent right away. Each
+   * commit reads the outbox state in its own transaction, so a commit with nothing to deliver
+   * costs no read of the queue's own.
+   */
   start(): void {
-    this.#unsubscribe ??= this.#services.store.onCommit(() => this.kick());
+    const { store, clock } = this.#services;
+    this.#unsubscribe ??= store.onCommitProbe({
+      statement: () => outboxStateStatement(clock.now()),
+      listener: (result) => {
+        this.#committed = result && toOutboxState(result);
+        this.kick();
+      },
+    });
   }
 
   /** Runs a round soon (after a commit, a finished attempt, a timer). */
@@ -139,6 +157,8 @@ export class WebhookDispatcher {
    */
   async sweep(): Promise<number | null> {
     this.#dueHint = true;
+    // The sweep looks for what no commit of this process announced: read afresh.
+    this.#committed = null;
     this.kick();
     // What is due now is this round's; the job's next run is for what falls due later (a
     // retry, or the lease of a process that died).
@@ -196,25 +216,25 @@ export class WebhookDispatcher {
     const size = this.#apiActive() ? ROUND_SIZE_API_ACTIVE : ROUND_SIZE_API_QUIET;
     const reports = this.#reports.splice(0, size);
     const slots = this.#stopped ? 0 : Math.min(this.#options.maxInFlight - this.#sending, size);
-    // Cheap reads decide whether a write is needed at all: every commit starts a round, and a
-    // write that found nothing would itself commit and start another.
+    const committed = this.#committed;
+    this.#committed = null;
+    // The outbox state decides whether a write is needed at all: every commit starts a round,
+    // and a write that found nothing would itself commit and start another.
     let fanOut = false;
     let claim = false;
     if (slots > 0) {
-      if (this.#eventsWaiting) {
-        fanOut = true;
-      } else {
-        const { latest, floor } = await readOutboxPosition(store.db);
-        fanOut = latest > Math.max(this.#fannedOutTo, floor ?? latest);
-      }
-      if (reports.length > 0) {
-        // The write happens anyway; looking for due deliveries in it costs a query, so a busy
-        // queue does it every so often, and at once when something is known to be due.
-        claim = this.#dueHint || performance.now() >= this.#dueCheckAt;
-      } else {
-        claim = (await findEndpointsWithDueDeliveries(store.db, clock.now()))
-          .some((endpointId) => this.#capacityOf(endpointId) > 0);
-      }
+      const state = this.#eventsWaiting && reports.length > 0
+        ? null
+        : committed ?? await readOutboxState(store.db, clock.now());
+      fanOut = this.#eventsWaiting ||
+        (state !== null && state.latest > Math.max(this.#fannedOutTo, state.floor ?? state.latest));
+      // With results to record the write happens anyway; looking for due deliveries in it costs
+      // a query, so a busy queue does it every so often, and at once when something is known
+      // to be due.
+      claim = reports.length > 0
+        ? this.#dueHint || performance.now() >= this.#dueCheckAt
+        : state !== null &&
+          state.dueEndpointIds.some((endpointId) => this.#capacityOf(endpointId) > 0);
     }
     if (reports.length === 0 && !fanOut && !claim) return false;
     // NOTE: plans live in the accounts database, which the CLI changes from another process:
@@ -228,46 +248,9 @@ export class WebhookDispatcher {
     }
 
     const schedule = config.webhookRetryScheduleMs;
-    const leaseMs = this.#options.leaseMs;
     let round;
     try {
-      round = await store.write(async (trx) => {
-        const now = clock.now();
-        const abandoned = reports.filter((report) => report.outcome.kind === "aborted");
-        await releaseLeases(
-          trx,
-          abandoned.map(({ claim }) => ({ id: claim.deliveryId, attempt: claim.attempt })),
-          now,
-        );
-        const recorded = await recordAttempts(
-          trx,
-          reports.filter((report) => report.outcome.kind !== "aborted"),
-          { now, schedule, random: this.#options.random },
-        );
-        const budget = this.#budget(slots);
-        const claimed = claim
-          ? await claimDueAttempts(trx, {
-            now,
-            leaseMs,
-            budget,
-            runningAttemptOf: (deliveryId) => this.#leased.get(deliveryId)?.attempt,
-            maxAttempts: schedule.length,
-            rotation: this.#rotation++,
-            paused,
-          })
-          : [];
-        const fannedOut = fanOut && budget.remaining() > 0
-          ? await fanOutEvents(trx, {
-            now,
-            firstAttemptDelayMs: schedule[0],
-            limit: budget.remaining(),
-            leaseMs,
-            budget,
-            paused,
-          })
-          : null;
-        return { recorded, claimed, fannedOut, now };
-      });
+      round = await this.#write(reports, { claim, fanOut, slots, paused });
     } catch (error) {
       if (this.#stopped) {
         // Their leases run out, and another process (or the next start) retries them.
@@ -278,7 +261,9 @@ export class WebhookDispatcher {
       throw error;
     }
     for (const report of reports) this.#unlease(report.claim);
-    for (const disabled of round.recorded.disabled) log.warn("webhook endpoint disabled", disabled);
+    for (const { endpointId, reason, message } of round.recorded.disabled) {
+      log.warn("webhook endpoint disabled", { endpointId, reason, message });
+    }
     if (round.recorded.stale > 0) {
       log.info("late webhook attempt results", { count: round.recorded.stale });
     }
@@ -296,15 +281,74 @@ export class WebhookDispatcher {
     for (const attempt of started) this.#launch(attempt);
     if (round.fannedOut) {
       this.#fannedOutTo = round.fannedOut.lastEventId;
-      // A full batch means more events are waiting; a short one means none were.
-      this.#eventsWaiting = round.fannedOut.events === round.fannedOut.limit;
+      this.#eventsWaiting = round.fannedOut.moreWaiting;
     }
     if (round.recorded.nextRetryAt !== null) this.#wake(round.recorded.nextRetryAt);
     if ((round.fannedOut?.deliveries ?? 0) > 0 && schedule[0] > 0) {
       this.#wake(round.now + schedule[0]);
     }
+    // Last: a failure here must not record the round's results twice.
+    await disableEndpoints(store, round.recorded.disabled, round.now);
     return reports.length > 0 || started.length > 0 || (round.fannedOut?.events ?? 0) > 0 ||
       this.#reports.length > 0;
+  }
+
+  /**
+   * A round's write: reads plan it, then one write declared up front gives back abandoned
+   * leases, records results, leases due deliveries (older work first) and fans out new events
+   * into the room left. On a libSQL server that is one round trip, with no lock held between
+   * statements; the plans' guards make a statement whose rows moved on meanwhile change nothing.
+   */
+  async #write(
+    reports: AttemptReport[],
+    plan: { claim: boolean; fanOut: boolean; slots: number; paused: ReadonlySet<number> },
+  ) {
+    const { store, clock } = this.#services;
+    const schedule = this.#services.config.webhookRetryScheduleMs;
+    const leaseMs = this.#options.leaseMs;
+    const now = clock.now();
+    const abandoned = reports.filter((report) => report.outcome.kind === "aborted");
+    const releasing = releaseLeasesStatements(
+      abandoned.map(({ claim }) => ({ id: claim.deliveryId, attempt: claim.attempt })),
+      now,
+    );
+    const recording = await planRecording(
+      store.db,
+      reports.filter((report) => report.outcome.kind !== "aborted"),
+      { now, schedule, random: this.#options.random },
+    );
+    const budget = this.#budget(plan.slots);
+    const claiming = plan.claim
+      ? await planClaims(store.db, {
+        now,
+        leaseMs,
+        budget,
+        runningAttemptOf: (deliveryId) => this.#leased.get(deliveryId)?.attempt,
+        maxAttempts: schedule.length,
+        rotation: this.#rotation++,
+        paused: plan.paused,
+        skip: recording.disabling,
+      })
+      : null;
+    const fanning = plan.fanOut && budget.remaining() > 0
+      ? await planFanOut(store.db, {
+        now,
+        firstAttemptDelayMs: schedule[0],
+        limit: budget.remaining(),
+        leaseMs,
+        budget,
+        paused: plan.paused,
+        skip: recording.disabling,
+      })
+      : null;
+    const [, recorded, claimed, fannedOut] = await writePlanned(
+      store,
+      { statements: releasing, result: () => null },
+      recording,
+      claiming ?? { statements: [], result: () => [] },
+      fanning ?? { statements: [], result: () => null },
+    );
+    return { recorded, claimed, fannedOut, now };
   }
 
   /** The attempts one round may start: within both limits, less what the round already took. */
@@ -385,7 +429,7 @@ export class WebhookDispatcher {
       .map((claim) => ({ id: claim.deliveryId, attempt: claim.attempt }));
     if (claims.length === 0 || this.#stopped) return;
     const { store, clock, log } = this.#services;
-    store.write((trx) => extendLeases(trx, claims, clock.now() + this.#options.leaseMs))
+    store.writeStatements(extendLeasesStatements(claims, clock.now() + this.#options.leaseMs))
       .catch((error) => {
         if (!isStorageUnavailable(error)) {
           log.warn("renewing webhook leases failed", errorFields(error));

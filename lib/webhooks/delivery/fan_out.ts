@@ -1,10 +1,11 @@
 import type { Kysely } from "kysely";
+import type { PlannedWrite } from "../../../db/planned_write.ts";
 import type { EnvironmentSchema, NewWebhookDelivery } from "../../../db/schema.ts";
-import { insertWebhookDeliveries } from "../../../db/webhook_deliveries.ts";
+import { insertFannedOutDeliveriesStatements } from "../../../db/webhook_deliveries.ts";
 import { findEnabledEndpoints } from "../../../db/webhook_endpoints.ts";
 import {
-  advanceFanoutCursor,
   listEventsAfter,
+  moveFanoutCursorStatement,
   readFanoutCursor,
   readOutboxPosition,
 } from "../../../db/webhook_fanout.ts";
@@ -20,28 +21,30 @@ interface FanOutResult {
   /** The cursor after the batch: every event up to this id has its deliveries. */
   lastEventId: number;
   events: number;
-  /** The most events this fan-out could take. */
-  limit: number;
   deliveries: number;
   /** Deliveries leased as they were made, for an attempt right away. */
   claimed: ClaimedAttempt[];
+  /** More events may wait: the batch was full, or another process moved the cursor first. */
+  moreWaiting: boolean;
 }
 
 /**
- * Turns events recorded since the cursor into one delivery per subscribed endpoint and moves
- * the cursor, in the caller's write transaction. The API's own transaction only writes its
- * event (the outbox row); this runs after its commit, so fan-out costs the API nothing, and
- * because cursor and deliveries commit together, no event is fanned out twice or skipped.
- * Events of a `paused` organisation (FREE) get no delivery: they stay in the event log, where
- * the organisation can recover them after an upgrade.
+ * Plans turning events recorded since the cursor into one delivery per subscribed endpoint, and
+ * moving the cursor: reads now, one write later (see PlannedWrite). The API's own transaction
+ * only writes its event (the outbox row); this runs after its commit, so fan-out costs the API
+ * nothing. The deliveries are written only while the cursor still reads what it read here, and
+ * cursor and deliveries commit together, so no event is fanned out twice or skipped, whichever
+ * process gets there first. Events of a `paused` organisation (FREE) get no delivery: they stay
+ * in the event log, where the organisation can recover them after an upgrade; nor do endpoints
+ * in `skip` (about to be disabled).
  *
  * A delivery due at once to an endpoint with room in `budget` is made already leased: a fresh
  * event reaches its receivers with one write, and a delivery needs no separate claim. The
  * caller sizes `limit` to its free slots, so a backlog waits as events (the outbox is the
  * queue) rather than being copied into deliveries far ahead of sending.
  */
-export async function fanOutEvents(
-  trx: Kysely<EnvironmentSchema>,
+export async function planFanOut(
+  db: Kysely<EnvironmentSchema>,
   input: {
     now: number;
     firstAttemptDelayMs: number;
@@ -50,20 +53,35 @@ export async function fanOutEvents(
     budget: AttemptBudget;
     /** Organisations whose events are not delivered (FREE); none when omitted. */
     paused?: ReadonlySet<number>;
+    skip?: ReadonlySet<number>;
   },
-): Promise<FanOutResult> {
+): Promise<PlannedWrite<FanOutResult>> {
   const { now, budget } = input;
-  const cursor = await readFanoutCursor(trx);
-  const { latest, floor } = await readOutboxPosition(trx);
+  const cursor = await readFanoutCursor(db);
+  const { latest, floor } = await readOutboxPosition(db);
   // Events no endpoint can receive are passed over in one step, not fanned out batch by batch.
   const from = Math.max(cursor, floor ?? latest);
-  const events = await listEventsAfter(trx, from, input.limit);
+  const events = await listEventsAfter(db, from, input.limit);
+  const lastEventId = events.at(-1)?.id ?? from;
+  const moved = (applied: boolean, result: Omit<FanOutResult, "moreWaiting" | "lastEventId">) =>
+    applied
+      ? { ...result, lastEventId, moreWaiting: events.length === input.limit }
+      : { lastEventId: cursor, events: 0, deliveries: 0, claimed: [], moreWaiting: true };
   if (events.length === 0) {
-    if (from > cursor) await advanceFanoutCursor(trx, from);
-    return { lastEventId: from, events: 0, limit: input.limit, deliveries: 0, claimed: [] };
+    if (from === cursor) {
+      return {
+        statements: [],
+        result: () => moved(true, { events: 0, deliveries: 0, claimed: [] }),
+      };
+    }
+    return {
+      statements: [moveFanoutCursorStatement(cursor, from)],
+      result: ([move]) => moved(move.rowsAffected === 1, { events: 0, deliveries: 0, claimed: [] }),
+    };
   }
   const orgIds = new Set(events.map((event) => event.org_id)).difference(input.paused ?? NONE);
-  const endpoints = await findEnabledEndpoints(trx, [...orgIds]);
+  const endpoints = (await findEnabledEndpoints(db, [...orgIds]))
+    .filter((endpoint) => !(input.skip ?? NONE).has(endpoint.id));
   const byOrg = Map.groupBy(
     endpoints.map((endpoint) => ({ ...endpoint, patterns: JSON.parse(endpoint.event_types) })),
     (endpoint) => endpoint.org_id,
@@ -101,18 +119,22 @@ export async function fanOutEvents(
       }));
     }
   }
-  const claimed: ClaimedAttempt[] = [];
-  for (const inserted of await insertWebhookDeliveries(trx, rows)) {
-    const attempt = leased.get(`${inserted.event_id}:${inserted.endpoint_id}`);
-    if (attempt) claimed.push({ ...attempt, deliveryId: inserted.id });
-  }
-  const lastEventId = events[events.length - 1].id;
-  await advanceFanoutCursor(trx, lastEventId);
   return {
-    lastEventId,
-    events: events.length,
-    limit: input.limit,
-    deliveries: rows.length,
-    claimed,
+    statements: [
+      ...insertFannedOutDeliveriesStatements(rows, cursor),
+      moveFanoutCursorStatement(cursor, lastEventId),
+    ],
+    result: (results) => {
+      const claimed: ClaimedAttempt[] = [];
+      for (const inserted of results.slice(0, -1).flatMap((result) => result.rows)) {
+        const attempt = leased.get(`${inserted.event_id}:${inserted.endpoint_id}`);
+        if (attempt) claimed.push({ ...attempt, deliveryId: Number(inserted.id) });
+      }
+      return moved(results.at(-1)!.rowsAffected === 1, {
+        events: events.length,
+        deliveries: rows.length,
+        claimed,
+      });
+    },
   };
 }

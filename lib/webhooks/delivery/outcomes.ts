@@ -1,11 +1,13 @@
 import type { Kysely } from "kysely";
+import type { Store } from "../../../db/client.ts";
+import type { PlannedWrite } from "../../../db/planned_write.ts";
 import type { EnvironmentSchema } from "../../../db/schema.ts";
 import {
-  applyDeliveryUpdates,
+  applyDeliveryUpdatesStatements,
   type DeliveryUpdate,
-  insertWebhookAttempts,
+  insertWebhookAttemptsStatements,
 } from "../../../db/webhook_deliveries.ts";
-import { findEndpointHealth, updateWebhookEndpoint } from "../../../db/webhook_endpoints.ts";
+import { findEndpointHealth, setFailingSinceStatement } from "../../../db/webhook_endpoints.ts";
 import { toIso } from "../../clock.ts";
 import { disableEndpointAutomatically } from "../endpoints.ts";
 import type { ClaimedAttempt } from "./claim.ts";
@@ -22,12 +24,22 @@ export interface AttemptReport {
   outcome: AttemptOutcome;
 }
 
+/** An endpoint a batch of results disables: a 410, or five days of failures. */
+interface EndpointToDisable {
+  id: number;
+  orgId: number;
+  /** Its public id. */
+  endpointId: string;
+  reason: "GONE" | "FAILING";
+  message: string;
+}
+
 /** What recording a batch of attempts changed. */
 interface RecordedAttempts {
   /** The earliest retry scheduled, if any. */
   nextRetryAt: number | null;
-  /** Endpoints disabled by this batch, by public id. */
-  disabled: { endpointId: string; reason: "GONE" | "FAILING"; message: string }[];
+  /** Endpoints the results disable, with `disableEndpoints` once they are recorded. */
+  disabled: EndpointToDisable[];
   /** Results that arrived after their lease was taken over or their delivery canceled. */
   stale: number;
 }
@@ -53,53 +65,49 @@ function decide(
 }
 
 /**
- * Records finished attempts in the caller's write transaction: one attempt row each, the
- * delivery's next state (fenced on its lease), and each endpoint's health. A 410 disables the
- * endpoint at once; so does a run of failures that has lasted five days.
+ * Plans recording finished attempts: one attempt row each, the delivery's next state (fenced on
+ * its lease), and each endpoint's run of failures (set only if unchanged since read here). A
+ * 410 disables the endpoint at once; so does a run of failures that has lasted five days: the
+ * result names them, and `disableEndpoints` does it after the write.
  */
-export async function recordAttempts(
-  trx: Kysely<EnvironmentSchema>,
+export async function planRecording(
+  db: Kysely<EnvironmentSchema>,
   reports: readonly AttemptReport[],
   input: { now: number; schedule: readonly number[]; random: () => number },
-): Promise<RecordedAttempts> {
+): Promise<PlannedWrite<RecordedAttempts> & { disabling: ReadonlySet<number> }> {
   const { now } = input;
-  await insertWebhookAttempts(
-    trx,
-    reports.map(({ claim, startedAt, outcome }) => ({
-      delivery_id: claim.deliveryId,
-      number: claim.attempt,
-      url: claim.url,
-      started_at: startedAt,
-      duration_ms: outcome.durationMs,
-      succeeded: outcome.kind === "succeeded" ? 1 : 0,
-      response_status: outcome.responseStatus,
-      response_body: outcome.responseBody,
-      error_code: outcome.errorCode,
-      error_message: outcome.errorMessage,
-    })),
-    "replace",
-  );
   const updates = reports.map((report) => decide(report, input));
-  const applied = await applyDeliveryUpdates(trx, updates, now);
-  const retries = updates.filter((update) => applied.has(update.id) && update.nextAttemptAt);
-  const nextRetryAt = retries.length === 0
-    ? null
-    : Math.min(...retries.map((update) => update.nextAttemptAt!));
+  const applying = applyDeliveryUpdatesStatements(updates, now);
+  const statements = [
+    ...applying,
+    ...insertWebhookAttemptsStatements(
+      reports.map(({ claim, startedAt, outcome }) => ({
+        delivery_id: claim.deliveryId,
+        number: claim.attempt,
+        url: claim.url,
+        started_at: startedAt,
+        duration_ms: outcome.durationMs,
+        succeeded: outcome.kind === "succeeded" ? 1 : 0,
+        response_status: outcome.responseStatus,
+        response_body: outcome.responseBody,
+        error_code: outcome.errorCode,
+        error_message: outcome.errorMessage,
+      })),
+      "replace",
+    ),
+  ];
 
-  const byEndpoint = Map.groupBy(
-    reports.filter((report) => applied.has(report.claim.deliveryId)),
-    (report) => report.claim.endpointId,
-  );
-  const disabled: RecordedAttempts["disabled"] = [];
-  for (const endpoint of await findEndpointHealth(trx, [...byEndpoint.keys()])) {
+  const byEndpoint = Map.groupBy(reports, (report) => report.claim.endpointId);
+  const disabled: EndpointToDisable[] = [];
+  for (const endpoint of await findEndpointHealth(db, [...byEndpoint.keys()])) {
     if (endpoint.deleted_at !== null || endpoint.enabled === 0) continue;
     const results = byEndpoint.get(endpoint.id)!;
+    const toDisable = { id: endpoint.id, orgId: endpoint.org_id, endpointId: endpoint.public_id };
     const gone = results.find((report) => report.outcome.kind === "gone");
     if (gone) {
       const message = `${endpoint.url} answered 410 Gone to ${gone.claim.eventId}, so ` +
         "Paystead stopped sending to it and canceled its pending deliveries.";
-      await disableEndpointAutomatically(trx, endpoint, "GONE", message, now);
-      disabled.push({ endpointId: endpoint.public_id, reason: "GONE", message });
+      disabled.push({ ...toDisable, reason: "GONE", message });
       continue;
     }
     let failingSince = endpoint.failing_since;
@@ -109,11 +117,53 @@ export async function recordAttempts(
     if (failingSince !== null && now - failingSince >= FAILING_DISABLE_AFTER_MS) {
       const message = `Every attempt to ${endpoint.url} failed since ${toIso(failingSince)}, ` +
         "so after 5 days Paystead disabled it and canceled its pending deliveries.";
-      await disableEndpointAutomatically(trx, endpoint, "FAILING", message, now);
-      disabled.push({ endpointId: endpoint.public_id, reason: "FAILING", message });
+      disabled.push({ ...toDisable, reason: "FAILING", message });
     } else if (failingSince !== endpoint.failing_since) {
-      await updateWebhookEndpoint(trx, endpoint.id, { failing_since: failingSince });
+      statements.push(setFailingSinceStatement(endpoint.id, endpoint.failing_since, failingSince));
     }
   }
-  return { nextRetryAt, disabled, stale: reports.length - applied.size };
+  return {
+    statements,
+    disabling: new Set(disabled.map((endpoint) => endpoint.id)),
+    result: (results) => {
+      const applied = new Set(
+        results.slice(0, applying.length).flatMap((result) => result.rows)
+          .map((row) => Number(row.id)),
+      );
+      const retries = updates.filter((update) => applied.has(update.id) && update.nextAttemptAt);
+      return {
+        nextRetryAt: retries.length === 0
+          ? null
+          : Math.min(...retries.map((update) => update.nextAttemptAt!)),
+        disabled,
+        stale: reports.length - applied.size,
+      };
+    },
+  };
+}
+
+/** Disables endpoints a batch of results named (see planRecording), if still enabled. */
+export async function disableEndpoints(
+  store: Pick<Store<EnvironmentSchema>, "write">,
+  endpoints: readonly EndpointToDisable[],
+  now: number,
+): Promise<void> {
+  if (endpoints.length === 0) return;
+  await store.write(async (trx) => {
+    const enabled = new Set(
+      (await findEndpointHealth(trx, endpoints.map((endpoint) => endpoint.id)))
+        .filter((endpoint) => endpoint.deleted_at === null && endpoint.enabled === 1)
+        .map((endpoint) => endpoint.id),
+    );
+    for (const endpoint of endpoints) {
+      if (!enabled.has(endpoint.id)) continue;
+      await disableEndpointAutomatically(
+        trx,
+        { id: endpoint.id, org_id: endpoint.orgId },
+        endpoint.reason,
+        endpoint.message,
+        now,
+      );
+    }
+  });
 }
