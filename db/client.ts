@@ -1,4 +1,4 @@
-import { type Client, createClient, type InArgs } from "@libsql/client/web";
+import type { Client, InArgs } from "@libsql/client/web";
 import { Kysely, sql } from "kysely";
 import { type CommitProbe, GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import {
@@ -175,6 +175,8 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       writer.close();
     };
   } else {
+    // Loaded only here: a file database, the default, never needs it (about 8 MiB resident).
+    const { createClient } = await import("@libsql/client/web");
     const remote = client = createClient({ url });
     reader = remoteExecutor(remote);
     // NOTE: a lone claim run as an autocommit statement (no interactive transaction) measured no
