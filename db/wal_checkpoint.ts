@@ -91,7 +91,8 @@ export class WalCheckpointer {
   }
 
   #start(): Promise<CheckpointResult> {
-    const running = this.#checkpoint().then((result) => {
+    // A worker that cannot even start is one more failed checkpoint (see #checkpoint).
+    const running = this.#checkpoint().catch(() => null).then((result) => {
       if (result && result.busy === 0 && this.#wal) {
         this.#wal = { ...this.#wal, frames: result.log, backfilled: result.checkpointed };
       }
