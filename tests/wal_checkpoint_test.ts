@@ -197,6 +197,47 @@ Deno.test("[wal-checkpoint] closing a store stops its worker and, as before, lea
 });
 
 Deno.test({
+  name: "[wal-checkpoint] SIGKILL while checkpoints run loses no acknowledged write",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "paystead-wal-" });
+    const path = `${dir}/env.db`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL("./support/wal_writer.ts", import.meta.url).pathname, path],
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const acknowledged: number[] = [];
+    try {
+      // 6,000 rows are about 6,000 frames: several checkpoints and one start-over of the WAL.
+      let pending = "";
+      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+        const lines = (pending + chunk).split("\n");
+        pending = lines.pop()!;
+        acknowledged.push(...lines.map(Number));
+        // Killed before its output is closed, so it dies of the kill and nothing else.
+        if (acknowledged.length >= 6000) {
+          child.kill("SIGKILL");
+          break;
+        }
+      }
+      assert.equal((await child.status).signal, "SIGKILL");
+      // Only checkpoints write the database file: the writer never does.
+      assert.ok(Deno.statSync(path).size >= 3000 * 3000);
+
+      const store = await openStore<EnvironmentSchema>(`file:${path}`);
+      const rows = await sql<{ id: number }>`SELECT id FROM blobs`.execute(store.db);
+      await store.close();
+      const stored = new Set(rows.rows.map((row) => row.id));
+      assert.deepEqual(acknowledged.filter((id) => !stored.has(id)), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "[wal-checkpoint] a store on a libSQL server writes and closes with no checkpointer",
   sanitizeResources: false,
   sanitizeOps: false,
