@@ -10,6 +10,8 @@ import {
 import { RemoteBatchWriter } from "./remote_batch.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
 import { StorageHealth, StorageOpenError, StorageUnavailableError } from "./storage_health.ts";
+import { WalCheckpointer } from "./wal_checkpoint.ts";
+import { WalIndex } from "./wal_index.ts";
 import { WalSync } from "./wal_sync.ts";
 import type { Migration } from "./migrations/mod.ts";
 
@@ -120,7 +122,8 @@ async function beginRemoteWrite(client: Client): Promise<WriteBatch> {
 export async function openStore<S>(url: string): Promise<Store<S>> {
   let reader: StatementExecutor;
   let openBatch: (oneStatement: boolean) => Promise<WriteBatch>;
-  let closeConnections: () => void;
+  let closeConnections: () => Promise<void> | void;
+  let checkpointer: WalCheckpointer | null = null;
   let client: Client | null = null;
   if (isFileUrl(url)) {
     const path = filePath(url);
@@ -135,6 +138,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
         busyTimeoutMs: BUSY_TIMEOUT_MS,
         readOnly: false,
         syncOnCommit: false,
+        checkpointOnCommit: false,
       });
       readOnly = new LocalSqliteConnection(path, {
         busyTimeoutMs: BUSY_TIMEOUT_MS,
@@ -145,6 +149,12 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       throw new StorageOpenError(path, error);
     }
     const wal = new WalSync(`${path}-wal`);
+    // NOTE: SQLite's automatic checkpoint would copy pages into the database file and fsync it
+    // inside a COMMIT, on the event loop; a worker does it instead, on its own connection.
+    const index = new WalIndex(`${path}-shm`);
+    const walCheckpointer = checkpointer = new WalCheckpointer(path, index, {
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+    });
     reader = readOnly;
     // A lone one-statement write runs as it comes: SQLite commits it by itself, two native calls
     // fewer than BEGIN and COMMIT around it; its WAL is flushed as a batch's is.
@@ -169,10 +179,14 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
           active: () => writer.inTransaction,
         };
       });
-    closeConnections = () => {
+    // The worker's connection closes first, so the writer's is the last: SQLite then checkpoints
+    // the whole WAL and deletes it, as before. The index closes after every connection.
+    closeConnections = async () => {
+      await walCheckpointer.close();
       wal.close();
       readOnly.close();
       writer.close();
+      index.close();
     };
   } else {
     // Loaded only here: a file database, the default, never needs it (about 8 MiB resident).
@@ -188,7 +202,11 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   const health = new StorageHealth(url);
   // NOTE: a probe on a file's writer costs microseconds in a warm transaction; over a libSQL
   // server it would be a round trip made while holding the write lock.
-  const writeQueue = new GroupCommitWriter<S>(openBatch, health, { probeInBatch: client === null });
+  const writeQueue = new GroupCommitWriter<S>(openBatch, health, {
+    probeInBatch: client === null,
+    beforeBatch: checkpointer ? () => checkpointer.beforeBatch() : undefined,
+  });
+  if (checkpointer) writeQueue.onCommit(() => checkpointer.committed());
   const remoteBatches = client &&
     new RemoteBatchWriter(client, health, () => writeQueue.announceCommit());
   // Rewriting the header's user_version changes nothing yet needs the storage to take a page.
@@ -219,7 +237,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     close: async () => {
       health.stop();
       await Promise.all([writeQueue.idle(), remoteBatches?.idle()]);
-      closeConnections();
+      await closeConnections();
     },
   };
 }

@@ -71,6 +71,7 @@ export class GroupCommitWriter<S> {
   readonly #openBatch: (oneStatement: boolean) => Promise<WriteBatch>;
   readonly #health: StorageHealth;
   readonly #maxBatchSize: number;
+  readonly #beforeBatch: () => Promise<void> | undefined;
   readonly #trx: Kysely<S>;
   readonly #listeners = new Set<() => void>();
   readonly #probes = new Set<CommitProbe>();
@@ -90,17 +91,24 @@ export class GroupCommitWriter<S> {
    * `openBatch(true)` opens a batch for one writeStatement() alone, which needs no transaction
    * of its own: a connection may run it as it comes (autocommit), saving BEGIN and COMMIT.
    * `probeInBatch` runs commit probes inside each batch; off (a libSQL server, where a read is a
-   * round trip made while holding the write lock) their listeners hear null.
+   * round trip made while holding the write lock) their listeners hear null. `beforeBatch` may
+   * hold the next batch back: it returns a promise (that never rejects) to wait for, or
+   * undefined to go on at once.
    */
   constructor(
     openBatch: (oneStatement: boolean) => Promise<WriteBatch>,
     health: StorageHealth,
-    options: { maxBatchSize?: number; probeInBatch?: boolean } = {},
+    options: {
+      maxBatchSize?: number;
+      probeInBatch?: boolean;
+      beforeBatch?: () => Promise<void> | undefined;
+    } = {},
   ) {
     this.#openBatch = openBatch;
     this.#health = health;
     this.#maxBatchSize = options.maxBatchSize ?? 256;
     this.#probeInBatch = options.probeInBatch ?? false;
+    this.#beforeBatch = options.beforeBatch ?? (() => undefined);
     this.#trx = libsqlKysely<S>(() => {
       if (this.#current === null) {
         throw new Error("This transaction has ended; run queries inside the write() callback.");
@@ -203,6 +211,8 @@ export class GroupCommitWriter<S> {
         // acknowledged after an fsync that began after its own commit, which flushes every
         // earlier commit too. Two flushes at most, so a slow disk holds writes back.
         while (this.#flushing.size >= MAX_FLUSHES) await Promise.race(this.#flushing);
+        const hold = this.#beforeBatch();
+        if (hold) await hold;
         await this.#runBatch(this.#pending.splice(0, this.#maxBatchSize));
       }
     } finally {

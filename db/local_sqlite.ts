@@ -25,15 +25,22 @@ export class LocalSqliteConnection implements StatementExecutor {
 
   /**
    * With `syncOnCommit: false` a commit writes the WAL without flushing it; the caller must then
-   * flush it (`WalSync`) before treating the commit as durable.
+   * flush it (`WalSync`) before treating the commit as durable. With `checkpointOnCommit: false`
+   * a commit never checkpoints; the caller must (`WalCheckpointer`).
    */
   constructor(
     path: string,
-    options: { busyTimeoutMs: number; readOnly: boolean; syncOnCommit: boolean },
+    options: {
+      busyTimeoutMs: number;
+      readOnly: boolean;
+      syncOnCommit: boolean;
+      checkpointOnCommit?: boolean;
+    },
   ) {
     this.#db = new DatabaseSync(path, { timeout: options.busyTimeoutMs });
     this.#db.exec("PRAGMA journal_mode = WAL");
     this.#db.exec(`PRAGMA synchronous = ${options.syncOnCommit ? "FULL" : "NORMAL"}`);
+    if (options.checkpointOnCommit === false) this.#db.exec("PRAGMA wal_autocheckpoint = 0");
     this.#db.exec("PRAGMA foreign_keys = ON");
     if (options.readOnly) this.#db.exec("PRAGMA query_only = ON");
   }

@@ -50,6 +50,25 @@ Deno.test("[compile] no module loads a local file by a path computed at run time
   assert.deepEqual(offenders, []);
 });
 
+Deno.test("[compile] both binaries embed every worker module", async () => {
+  const workers: string[] = [];
+  for (const dir of ["lib", "db"]) {
+    for await (const file of walk(`${root}${dir}`)) {
+      const text = await Deno.readTextFile(file);
+      for (const match of text.matchAll(/new Worker\(\s*new URL\(\s*["']([^"']+)["']/g)) {
+        workers.push(new URL(match[1], `file://${file}`).pathname.slice(root.length));
+      }
+    }
+  }
+  assert.deepEqual(workers.sort(), ["db/wal_checkpoint_worker.ts", "lib/ops/backup_worker.ts"]);
+  // deno compile leaves out worker modules unless they are included by name.
+  for (const command of await compileTask()) {
+    const words = command.split(/\s+/);
+    const included = words.filter((_, i) => words[i - 1] === "--include");
+    for (const worker of workers) assert.ok(included.includes(worker), `${worker} in ${command}`);
+  }
+});
+
 async function* walk(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const path = `${dir}/${entry.name}`;

@@ -52,6 +52,38 @@ Deno.test("[group-commit] a write is acknowledged only once on disk; the next ba
   await writer.idle();
 });
 
+Deno.test("[group-commit] beforeBatch holds the next batch back; writes meanwhile share it", async () => {
+  const log: string[] = [];
+  let release = () => {};
+  let holds = 0;
+  const writer = new GroupCommitWriter<EnvironmentSchema>(
+    () =>
+      Promise.resolve<WriteBatch>({
+        executor: { execute: () => Promise.resolve({ rows: [], rowsAffected: 0 }) },
+        commit: () => Promise.resolve(void log.push("commit")),
+        rollback: () => Promise.resolve(),
+      }),
+    new StorageHealth("file:test.db"),
+    {
+      beforeBatch: () => {
+        if (holds++ > 0) return undefined;
+        return new Promise<void>((resolve) => release = resolve);
+      },
+    },
+  );
+  const first = writer.write(() => Promise.resolve(1));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const second = writer.write(() => Promise.resolve(2));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(log, []);
+  release();
+  assert.deepEqual(await Promise.all([first, second]), [1, 2]);
+  // Both waited for the same batch: one commit, one hold asked.
+  assert.deepEqual(log, ["commit"]);
+  assert.equal(holds, 1);
+  await writer.idle();
+});
+
 /** A writer over real-looking batches that record each statement and fail the ones named "bad". */
 function recordingWriter(active: boolean) {
   const log: string[] = [];

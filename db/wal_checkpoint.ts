@@ -1,0 +1,134 @@
+import type { CheckpointAnswer, CheckpointRequest } from "./wal_checkpoint_worker.ts";
+import type { WalIndex, WalState } from "./wal_index.ts";
+
+/** The result of one checkpoint, in frames; null when it failed. */
+type CheckpointResult = { busy: number; log: number; checkpointed: number } | null;
+
+/** Frames not yet checkpointed that start a checkpoint: SQLite's own autocheckpoint threshold. */
+const CHECKPOINT_FRAMES = 1000;
+/** WAL size past which writes wait for a checkpoint that catches up, so the WAL starts over. */
+const MAX_WAL_BYTES = 16 * 1024 * 1024;
+/** Checkpoints tried while writes wait, before they go on anyway. */
+const CATCH_UP_ATTEMPTS = 3;
+
+/**
+ * Checkpoints a file database's WAL in a worker, on its own connection, in place of SQLite's
+ * automatic checkpoint, which runs inside a COMMIT on the event loop. The worker starts at the
+ * first checkpoint needed: an idle or small database never pays for its isolate.
+ */
+export class WalCheckpointer {
+  readonly #path: string;
+  readonly #index: WalIndex;
+  readonly #busyTimeoutMs: number;
+  readonly #checkpointFrames: number;
+  readonly #maxWalBytes: number;
+  #worker: Worker | null = null;
+  #wal: WalState | null = null;
+  #running: Promise<CheckpointResult> | null = null;
+  #catchingUp: Promise<void> | null = null;
+  /** After a catch-up gave up: the WAL's frames before writes are held again. */
+  #holdAfter = 0;
+  #closed = false;
+
+  constructor(
+    path: string,
+    index: WalIndex,
+    options: { busyTimeoutMs: number; checkpointFrames?: number; maxWalBytes?: number },
+  ) {
+    this.#path = path;
+    this.#index = index;
+    this.#busyTimeoutMs = options.busyTimeoutMs;
+    this.#checkpointFrames = options.checkpointFrames ?? CHECKPOINT_FRAMES;
+    this.#maxWalBytes = options.maxWalBytes ?? MAX_WAL_BYTES;
+  }
+
+  /** After a commit: starts a checkpoint once enough frames wait for one and none is running. */
+  committed(): void {
+    this.#wal = this.#index.read();
+    if (this.#running || this.#closed || this.#wal === null) return;
+    if (this.#wal.frames - this.#wal.backfilled >= this.#checkpointFrames) this.#start();
+  }
+
+  /**
+   * Before a write batch: nothing, or, once the WAL is past its bound, a promise (it never
+   * rejects) that settles when a checkpoint caught up with every frame, so the batch's commit
+   * writes the WAL from its start again.
+   */
+  beforeBatch(): Promise<void> | undefined {
+    if (this.#catchingUp) return this.#catchingUp;
+    const wal = this.#wal;
+    if (this.#closed || wal === null || wal.backfilled === wal.frames) return undefined;
+    if (wal.frames * wal.frameBytes < this.#maxWalBytes || wal.frames < this.#holdAfter) {
+      return undefined;
+    }
+    // NOTE: under steady writes a passive checkpoint never copies the last frames, and SQLite
+    // starts the WAL over only once all are copied; holding this process's writes lets one
+    // catch up. A reader (a backup) may pin frames for seconds: the hold then gives up after a
+    // few tries and comes back only once the WAL has grown by another checkpoint's worth.
+    this.#catchingUp = this.#catchUp().finally(() => this.#catchingUp = null);
+    return this.#catchingUp;
+  }
+
+  /** Waits for a checkpoint running, then stops the worker and closes its connection. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#running;
+    const worker = this.#worker;
+    this.#worker = null;
+    if (worker) await this.#ask(worker, { op: "close" });
+    worker?.terminate();
+  }
+
+  async #catchUp(): Promise<void> {
+    for (let attempt = 0; attempt < CATCH_UP_ATTEMPTS && !this.#closed; attempt++) {
+      const result = await (this.#running ?? this.#start());
+      if (result && result.busy === 0 && result.checkpointed === result.log) {
+        this.#holdAfter = 0;
+        return;
+      }
+    }
+    this.#holdAfter = (this.#wal?.frames ?? 0) + this.#checkpointFrames;
+  }
+
+  #start(): Promise<CheckpointResult> {
+    // A worker that cannot even start is one more failed checkpoint (see #checkpoint).
+    const running = this.#checkpoint().catch(() => null).then((result) => {
+      if (result && result.busy === 0 && this.#wal) {
+        this.#wal = { ...this.#wal, frames: result.log, backfilled: result.checkpointed };
+      }
+      return result;
+    }).finally(() => this.#running = null);
+    this.#running = running;
+    return running;
+  }
+
+  async #checkpoint(): Promise<CheckpointResult> {
+    this.#worker ??= new Worker(new URL("./wal_checkpoint_worker.ts", import.meta.url), {
+      type: "module",
+    });
+    const answer = await this.#ask(this.#worker, {
+      op: "checkpoint",
+      path: this.#path,
+      busyTimeoutMs: this.#busyTimeoutMs,
+    });
+    // NOTE: a failed checkpoint (full disk, I/O error) is dropped: the frames stay in the WAL,
+    // every commit stays readable and durable, and the next commit starts another. A storage
+    // failure that matters to writes fails their own WAL write or fsync, which reports it.
+    return answer && "ok" in answer && answer.ok ? answer : null;
+  }
+
+  /** Sends `request` to `worker` and resolves with its answer, or null if the worker died. */
+  #ask(worker: Worker, request: CheckpointRequest): Promise<CheckpointAnswer | null> {
+    return new Promise((resolve) => {
+      worker.onmessage = (event: MessageEvent<CheckpointAnswer>) => resolve(event.data);
+      worker.onerror = (event) => {
+        // Handled here, an error in the worker cannot end the process; a new one starts next.
+        event.preventDefault();
+        worker.terminate();
+        if (this.#worker === worker) this.#worker = null;
+        resolve(null);
+      };
+      worker.postMessage(request);
+    });
+  }
+}
