@@ -1,5 +1,5 @@
-import { CompiledQuery, type Kysely, sql } from "kysely";
-import type { ExecuteResult, SqlStatement } from "./libsql_dialect.ts";
+import { CompiledQuery, type Kysely } from "kysely";
+import type { SqlStatement } from "./libsql_dialect.ts";
 import type { EnvironmentSchema } from "./schema.ts";
 
 type Db = Kysely<EnvironmentSchema>;
@@ -25,27 +25,30 @@ export async function latestEventId(db: Db): Promise<number> {
  * of the enabled endpoints (null when there is none). No endpoint, present or future, receives
  * an event at or below the floor, so those need no fan-out.
  */
-export async function readOutboxPosition(
+const OUTBOX_POSITION = `(SELECT MAX(id) FROM events) AS latest,
+  (SELECT MIN(events_after_id) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at IS NULL)
+    AS floor`;
+
+/** Where fan-out stands: its cursor (the last event fanned out) and the outbox's position. */
+export async function readFanoutPosition(
   db: Db,
-): Promise<{ latest: number; floor: number | null }> {
-  const result = await sql<{ latest: number | null; floor: number | null }>`
-    SELECT (SELECT MAX(id) FROM events) AS latest,
-      (SELECT MIN(events_after_id) FROM webhook_endpoints
-        WHERE enabled = 1 AND deleted_at IS NULL) AS floor`.execute(db);
-  const row = result.rows[0];
-  return { latest: row?.latest ?? 0, floor: row?.floor ?? null };
+): Promise<{ cursor: number; latest: number; floor: number | null }> {
+  const result = await db.executeQuery(CompiledQuery.raw(
+    `SELECT (SELECT last_event_id FROM webhook_fanout_cursor WHERE id = 1) AS cursor,
+      ${OUTBOX_POSITION}`,
+  ));
+  const row = result.rows[0] as { cursor: number; latest: number | null; floor: number | null };
+  return { cursor: row.cursor, latest: row.latest ?? 0, floor: row.floor ?? null };
 }
 
-/** Where the outbox stands (see readOutboxPosition), and the endpoints with a delivery due. */
+/** Where the outbox stands (see OUTBOX_POSITION), and the endpoints with a delivery due. */
 export interface OutboxState {
   latest: number;
   floor: number | null;
   dueEndpointIds: number[];
 }
 
-const OUTBOX_STATE = `SELECT (SELECT MAX(id) FROM events) AS latest,
-  (SELECT MIN(events_after_id) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at IS NULL)
-    AS floor,
+const OUTBOX_STATE = `SELECT ${OUTBOX_POSITION},
   (SELECT json_group_array(w.id) FROM webhook_endpoints AS w WHERE EXISTS (
     SELECT 1 FROM webhook_deliveries AS d WHERE d.endpoint_id = w.id AND d.status = 'PENDING'
       AND d.next_attempt_at <= ?)) AS due`;
@@ -55,9 +58,9 @@ export function outboxStateStatement(now: number): SqlStatement {
   return { sql: OUTBOX_STATE, args: [now] };
 }
 
-/** The outbox state out of the result of outboxStateStatement. */
-export function toOutboxState(result: ExecuteResult): OutboxState {
-  const row = result.rows[0] as { latest: number | null; floor: number | null; due: string };
+/** The outbox state out of the rows outboxStateStatement read. */
+export function toOutboxState(rows: readonly Record<string, unknown>[]): OutboxState {
+  const row = rows[0] as { latest: number | null; floor: number | null; due: string };
   return {
     latest: row.latest ?? 0,
     floor: row.floor ?? null,
@@ -69,14 +72,7 @@ export function toOutboxState(result: ExecuteResult): OutboxState {
 export async function readOutboxState(db: Db, now: number): Promise<OutboxState> {
   const { sql, args } = outboxStateStatement(now);
   const result = await db.executeQuery(CompiledQuery.raw(sql, args));
-  return toOutboxState({ rows: result.rows as Record<string, unknown>[], rowsAffected: 0 });
-}
-
-/** The id of the last event already fanned out into deliveries. */
-export async function readFanoutCursor(db: Db): Promise<number> {
-  const row = await db.selectFrom("webhook_fanout_cursor").select("last_event_id")
-    .where("id", "=", 1).executeTakeFirstOrThrow();
-  return row.last_event_id;
+  return toOutboxState(result.rows as Record<string, unknown>[]);
 }
 
 /** Moves the fan-out cursor from `from` to `to`; changes nothing if it no longer reads `from`. */

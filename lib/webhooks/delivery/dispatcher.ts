@@ -128,7 +128,7 @@ export class WebhookDispatcher {
     this.#unsubscribe ??= store.onCommitProbe({
       statement: () => outboxStateStatement(clock.now()),
       listener: (result) => {
-        this.#committed = result && toOutboxState(result);
+        this.#committed = result && toOutboxState(result.rows);
         this.kick();
       },
     });

@@ -6,8 +6,7 @@ import { findEnabledEndpoints } from "../../../db/webhook_endpoints.ts";
 import {
   listEventsAfter,
   moveFanoutCursorStatement,
-  readFanoutCursor,
-  readOutboxPosition,
+  readFanoutPosition,
 } from "../../../db/webhook_fanout.ts";
 import { signingSecrets } from "../endpoints.ts";
 import { subscribes } from "../subscriptions.ts";
@@ -57,8 +56,7 @@ export async function planFanOut(
   },
 ): Promise<PlannedWrite<FanOutResult>> {
   const { now, budget } = input;
-  const cursor = await readFanoutCursor(db);
-  const { latest, floor } = await readOutboxPosition(db);
+  const { cursor, latest, floor } = await readFanoutPosition(db);
   // Events no endpoint can receive are passed over in one step, not fanned out batch by batch.
   const from = Math.max(cursor, floor ?? latest);
   const events = await listEventsAfter(db, from, input.limit);
@@ -67,17 +65,8 @@ export async function planFanOut(
     applied
       ? { ...result, lastEventId, moreWaiting: events.length === input.limit }
       : { lastEventId: cursor, events: 0, deliveries: 0, claimed: [], moreWaiting: true };
-  if (events.length === 0) {
-    if (from === cursor) {
-      return {
-        statements: [],
-        result: () => moved(true, { events: 0, deliveries: 0, claimed: [] }),
-      };
-    }
-    return {
-      statements: [moveFanoutCursorStatement(cursor, from)],
-      result: ([move]) => moved(move.rowsAffected === 1, { events: 0, deliveries: 0, claimed: [] }),
-    };
+  if (events.length === 0 && from === cursor) {
+    return { statements: [], result: () => moved(true, { events: 0, deliveries: 0, claimed: [] }) };
   }
   const orgIds = new Set(events.map((event) => event.org_id)).difference(input.paused ?? NONE);
   const endpoints = (await findEnabledEndpoints(db, [...orgIds]))
