@@ -28,3 +28,8 @@ export async function writePlanned<T extends unknown[]>(
     return plan.result(own);
   }) as T;
 }
+
+/** The ids a plan's `RETURNING id` statements gave back, over all of them. */
+export function returnedIds(results: readonly ExecuteResult[]): Set<number> {
+  return new Set(results.flatMap((result) => result.rows).map((row) => Number(row.id)));
+}

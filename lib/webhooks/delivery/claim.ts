@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { PlannedWrite } from "../../../db/planned_write.ts";
+import { type PlannedWrite, returnedIds } from "../../../db/planned_write.ts";
 import type { EnvironmentSchema, NewWebhookAttempt } from "../../../db/schema.ts";
 import {
   type AttemptClaim,
@@ -165,10 +165,7 @@ export async function planClaims(
       ...extendLeasesStatements(renew, now + input.leaseMs),
     ],
     result: (results) => {
-      const leased = new Set(
-        results.slice(0, leases.length).flatMap((result) => result.rows)
-          .map((row) => Number(row.id)),
-      );
+      const leased = returnedIds(results.slice(0, leases.length));
       return claimed.filter((claim) => leased.has(claim.deliveryId));
     },
   };

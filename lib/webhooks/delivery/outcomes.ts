@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Store } from "../../../db/client.ts";
-import type { PlannedWrite } from "../../../db/planned_write.ts";
+import { type PlannedWrite, returnedIds } from "../../../db/planned_write.ts";
 import type { EnvironmentSchema } from "../../../db/schema.ts";
 import {
   applyDeliveryUpdatesStatements,
@@ -126,10 +126,7 @@ export async function planRecording(
     statements,
     disabling: new Set(disabled.map((endpoint) => endpoint.id)),
     result: (results) => {
-      const applied = new Set(
-        results.slice(0, applying.length).flatMap((result) => result.rows)
-          .map((row) => Number(row.id)),
-      );
+      const applied = returnedIds(results.slice(0, applying.length));
       const retries = updates.filter((update) => applied.has(update.id) && update.nextAttemptAt);
       return {
         nextRetryAt: retries.length === 0
