@@ -462,6 +462,41 @@ Deno.test("[webhooks] a sweep schedules the next run for leases that end later",
   }
 });
 
+Deno.test("[webhooks] a busy queue's sweeps come at most every 100 ms", async () => {
+  const receiver = startReceiver();
+  const t = await makeTestApp();
+  try {
+    await createTestEndpoint(t, { url: receiver.url });
+    await t.webhooks.stop();
+    await newPaymentEvents(t, 1);
+    // As another process leaves it: a delivery whose lease ends in 10 ms.
+    await writtenPlan(
+      t.store,
+      planFanOut(t.store.db, {
+        now: t.clock.now(),
+        firstAttemptDelayMs: 0,
+        limit: 100,
+        leaseMs: 10,
+        budget: { remaining: () => 1, capacityOf: () => 1, take: () => {} },
+      }),
+    );
+    const queue = new WebhookDispatcher(t.services);
+    try {
+      // Sweeping again for it 10 ms later would be a read and a round for one delivery; the
+      // next sweep finds everything then due at once.
+      assert.equal(await webhookDeliveryJob(queue).run(t.clock.now()), t.clock.now() + 100);
+      t.clock.advance(100);
+      await webhookDeliveryJob(queue).run(t.clock.now());
+      await queue.idle();
+      assert.equal(receiver.received.length, 1, "delivered by the next sweep");
+    } finally {
+      await queue.stop();
+    }
+  } finally {
+    await t.close();
+    await receiver.close();
+  }
+});
 Deno.test("[webhooks] stopping gives back the leases of attempts in flight", async () => {
   let release!: () => void;
   const hung = new Promise<void>((resolve) => (release = resolve));

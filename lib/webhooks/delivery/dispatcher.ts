@@ -58,6 +58,12 @@ const ROUND_SIZE_API_ACTIVE = 32;
 const ROUND_SIZE_API_QUIET = 64;
 /** How often a queue busy recording results looks for due deliveries it was not told of. */
 const DUE_CHECK_EVERY_MS = 100;
+/**
+ * The shortest wait a sweep asks for before the next: in a busy queue something falls due every
+ * few milliseconds, and a sweep for each would be a read and a round each. This process's own
+ * retries wake the queue at their time regardless.
+ */
+const SWEEP_AT_MOST_EVERY_MS = 100;
 /** How soon failed queue work (a database error) is tried again. */
 const RETRY_AFTER_ERROR_MS = 1_000;
 
@@ -162,7 +168,9 @@ export class WebhookDispatcher {
     this.kick();
     // What is due now is this round's; the job's next run is for what falls due later (a
     // retry, or the lease of a process that died).
-    return await nextDeliveryDueAfter(this.#services.store.db, this.#services.clock.now());
+    const now = this.#services.clock.now();
+    const next = await nextDeliveryDueAfter(this.#services.store.db, now);
+    return next === null ? null : Math.max(next, now + SWEEP_AT_MOST_EVERY_MS);
   }
 
   /** Resolves when nothing is being claimed, sent or recorded (tests, benchmarks, shutdown). */
