@@ -1,9 +1,10 @@
 import { type ChildServer, demoApiKey, startPaystead } from "../tests/support/processes.ts";
 import type { BenchRow } from "./api.ts";
 import { startSqld } from "../tests/support/sqld.ts";
+import { cpuSeconds } from "./cpu.ts";
 
 const SECONDS = Number(Deno.env.get("SOAK_SECONDS") ?? 15);
-const CLIENTS = 16;
+const CLIENTS = Number(Deno.env.get("SOAK_CLIENTS") ?? 16);
 const FAILURE_RATE = 0.3;
 
 interface Outcome {
@@ -93,6 +94,7 @@ export async function benchSoak(): Promise<BenchRow> {
     const outcome: Outcome = { paymentIds: new Set(), retries: 0 };
     let keys = 0;
     let lost = 0;
+    const sqldCpuBefore = cpuSeconds(sandbox.pid);
     const started = Date.now();
     await Promise.all(Array.from({ length: CLIENTS }, async (_, client) => {
       while (Date.now() - started < SECONDS * 1000) {
@@ -109,6 +111,7 @@ export async function benchSoak(): Promise<BenchRow> {
       }
     }));
     const elapsed = (Date.now() - started) / 1000;
+    const sqldCpu = cpuSeconds(sandbox.pid) - sqldCpuBefore;
 
     const stored: string[] = [];
     let after: string | undefined;
@@ -147,6 +150,11 @@ export async function benchSoak(): Promise<BenchRow> {
         (outcome.paymentIds.size / elapsed).toFixed(0)
       }/s), ` +
         `stored ${stored.length}, requests retried ${outcome.retries}, gave up ${lost}`,
+    );
+    console.log(
+      `  sqld CPU under the load: ${(sqldCpu / elapsed * 100).toFixed(0)}% of a core, ${
+        (sqldCpu / outcome.paymentIds.size * 1e6).toFixed(0)
+      } us per acknowledged create`,
     );
     console.log(
       `  events ${events.length}, delivered ${events.length - undelivered().length}, ` +

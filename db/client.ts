@@ -117,7 +117,8 @@ async function beginRemoteWrite(client: Client): Promise<WriteBatch> {
 /**
  * Opens a database by URL. A `file:` database gets two connections in WAL mode with foreign keys
  * and a busy timeout: one writes (group commit makes one enough) and one, read-only, reads, so
- * reads never see a write half-done. A libSQL server is reached through @libsql/client.
+ * reads never see a write half-done. On a libSQL server reads go over streams kept open
+ * (`RemoteReader`) and writes through @libsql/client.
  */
 export async function openStore<S>(url: string): Promise<Store<S>> {
   let reader: StatementExecutor;
@@ -189,26 +190,37 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       index.close();
     };
   } else {
-    // Loaded only here: a file database, the default, never needs it (0.6 MiB of live heap).
-    const { createClient } = await import("@libsql/client/web");
+    // Loaded only here: a file database, the default, never needs them (0.6 MiB of live heap).
+    const [{ createClient }, { RemoteReader }] = await Promise.all([
+      import("@libsql/client/web"),
+      import("./remote_reader.ts"),
+    ]);
     const remote = client = createClient({ url });
-    reader = remoteExecutor(remote);
+    const kept = new RemoteReader(url);
+    reader = kept;
     // NOTE: a lone claim run as an autocommit statement (no interactive transaction) measured no
     // better in the soak (91-104 creates/s against 109-123/s): it waits for the lock all the same.
     openBatch = () => beginRemoteWrite(remote);
-    closeConnections = () => remote.close();
+    closeConnections = () => {
+      kept.close();
+      remote.close();
+    };
   }
 
   const health = new StorageHealth(url);
-  // NOTE: a probe on a file's writer costs microseconds in a warm transaction; over a libSQL
-  // server it would be a round trip made while holding the write lock.
+  // NOTE: a probe on a file's writer costs microseconds in a warm transaction; in an interactive
+  // transaction on a libSQL server it would be a round trip made while holding the write lock
+  // (declared writes there carry the probes in their one request instead).
   const writeQueue = new GroupCommitWriter<S>(openBatch, health, {
     probeInBatch: client === null,
     beforeBatch: checkpointer ? () => checkpointer.beforeBatch() : undefined,
   });
   if (checkpointer) writeQueue.onCommit(() => checkpointer.committed());
   const remoteBatches = client &&
-    new RemoteBatchWriter(client, health, () => writeQueue.announceCommit());
+    new RemoteBatchWriter(client, health, {
+      probes: () => writeQueue.commitProbes(),
+      committed: (probed) => writeQueue.announceCommit(probed),
+    });
   // Rewriting the header's user_version changes nothing yet needs the storage to take a page.
   health.setProbe(() =>
     writeQueue.write(async (trx) => {

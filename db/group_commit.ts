@@ -154,9 +154,17 @@ export class GroupCommitWriter<S> {
     });
   }
 
-  /** Tells the commit listeners of a write committed by another path to the same database. */
-  announceCommit(): void {
-    this.#notify([], new Map());
+  /**
+   * Tells the commit listeners of a write committed by another path to the same database, with
+   * what that path read for `commitProbes()` in its transaction (a probe left out hears null).
+   */
+  announceCommit(probed: ReadonlyMap<CommitProbe, ExecuteResult> = new Map()): void {
+    this.#notify([], probed);
+  }
+
+  /** The commit probes, for another path that commits to the same database (`announceCommit`). */
+  commitProbes(): CommitProbe[] {
+    return [...this.#probes];
   }
 
   #enqueue<T>(
@@ -289,7 +297,7 @@ export class GroupCommitWriter<S> {
     this.#notify(done.flatMap(({ item }) => item.afterCommit), probed);
   }
 
-  #notify(actions: (() => void)[], probed: Map<CommitProbe, ExecuteResult>): void {
+  #notify(actions: (() => void)[], probed: ReadonlyMap<CommitProbe, ExecuteResult>): void {
     const calls = [
       ...actions,
       ...this.#listeners,

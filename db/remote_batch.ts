@@ -1,4 +1,5 @@
 import type { Client, InArgs, ResultSet } from "@libsql/client/web";
+import type { CommitProbe } from "./group_commit.ts";
 import type { ExecuteResult, SqlStatement } from "./libsql_dialect.ts";
 import type { StorageHealth } from "./storage_health.ts";
 
@@ -30,25 +31,33 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Who hears of this writer's commits: the store's commit listeners and probes. */
+export interface RemoteCommitListeners {
+  /** The reads to run at the end of every shared batch, in its transaction. */
+  probes(): readonly CommitProbe[];
+  /** Runs after every batch that committed, with the probes' results if it ran them. */
+  committed(probed: ReadonlyMap<CommitProbe, ExecuteResult>): void;
+}
+
 /**
  * Writes declared up front (see GroupCommitWriter.writeStatements) to a libSQL server: every
  * write waiting when a request leaves is sent in that one request, as one transaction
  * (`batch(..., "write")`), so concurrent writes share one round trip and one commit instead of a
  * round trip per statement under the server's write lock. One request is in flight at a time:
- * measured against two or four, it let more writes share each commit.
+ * measured against two or four, it let more writes share each commit. The commit probes ride at
+ * the end of the same request, so a listener needs no read of its own after the commit.
  */
 export class RemoteBatchWriter {
   readonly #client: Client;
   readonly #health: StorageHealth;
-  readonly #committed: () => void;
+  readonly #listeners: RemoteCommitListeners;
   #pending: PendingStatements[] = [];
   #sending: Promise<void> | null = null;
 
-  /** `committed` runs after every batch that committed (the store's commit listeners). */
-  constructor(client: Client, health: StorageHealth, committed: () => void) {
+  constructor(client: Client, health: StorageHealth, listeners: RemoteCommitListeners) {
     this.#client = client;
     this.#health = health;
-    this.#committed = committed;
+    this.#listeners = listeners;
   }
 
   /** Runs `statements` atomically; resolves with their results once committed on the server. */
@@ -68,12 +77,16 @@ export class RemoteBatchWriter {
     try {
       while (this.#pending.length > 0) {
         const items = this.#pending.splice(0, MAX_ITEMS);
+        const probes = this.#listeners.probes();
         try {
-          this.#settle(items, await this.#commit(items));
+          this.#settle(items, await this.#commit(items, probes), probes);
         } catch (error) {
           // One write's failure must not fail the others it shared the request with.
-          if (items.length === 1) items[0].reject(this.#health.classify(error));
-          else for (const item of items) await this.#sendAlone(item);
+          if (items.length === 1 && probes.length === 0) {
+            items[0].reject(this.#health.classify(error));
+          } else {
+            for (const item of items) await this.#sendAlone(item);
+          }
         }
       }
     } finally {
@@ -81,19 +94,27 @@ export class RemoteBatchWriter {
     }
   }
 
+  /** Sends one write without the probes: its listeners then read for themselves. */
   async #sendAlone(item: PendingStatements): Promise<void> {
     try {
-      this.#settle([item], await this.#commit([item]));
+      this.#settle([item], await this.#commit([item], []), []);
     } catch (error) {
       item.reject(this.#health.classify(error));
     }
   }
 
-  /** Sends the items' statements as one transaction, retrying while the lock is busy. */
-  async #commit(items: PendingStatements[]): Promise<ResultSet[]> {
-    const statements = items.flatMap((item) =>
-      item.statements.map(({ sql, args }) => ({ sql, args: args as InArgs }))
-    );
+  /**
+   * Sends the items' statements, then the probes', as one transaction, retrying while the lock
+   * is busy.
+   */
+  async #commit(
+    items: PendingStatements[],
+    probes: readonly CommitProbe[],
+  ): Promise<ResultSet[]> {
+    const statements = [
+      ...items.flatMap((item) => item.statements),
+      ...probes.map((probe) => probe.statement()),
+    ].map(({ sql, args }) => ({ sql, args: args as InArgs }));
     const deadline = Date.now() + BUSY_DEADLINE_MS;
     for (let attempt = 0;; attempt++) {
       try {
@@ -106,7 +127,11 @@ export class RemoteBatchWriter {
     }
   }
 
-  #settle(items: PendingStatements[], results: ResultSet[]): void {
+  #settle(
+    items: PendingStatements[],
+    results: ResultSet[],
+    probes: readonly CommitProbe[],
+  ): void {
     this.#health.succeeded();
     let offset = 0;
     for (const item of items) {
@@ -114,6 +139,8 @@ export class RemoteBatchWriter {
       item.resolve(results.slice(offset, offset + count).map(toExecuteResult));
       offset += count;
     }
-    this.#committed();
+    const probed = new Map<CommitProbe, ExecuteResult>();
+    probes.forEach((probe, index) => probed.set(probe, toExecuteResult(results[offset + index])));
+    this.#listeners.committed(probed);
   }
 }

@@ -44,12 +44,16 @@ export async function sqldBinary(): Promise<string> {
 /** A running sqld on 127.0.0.1. */
 export interface SqldServer {
   url: string;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts sqld on a free port with its data under `dir`; resolves when it answers. */
-export async function startSqld(dir: string): Promise<SqldServer> {
-  const port = freePort();
+/**
+ * Starts sqld with its data under `dir` on `port` (a free one by default); resolves when it
+ * answers.
+ */
+export async function startSqld(dir: string, port = freePort()): Promise<SqldServer> {
   const process = new Deno.Command(await sqldBinary(), {
     args: ["--db-path", dir, "--http-listen-addr", `127.0.0.1:${port}`, "--no-welcome"],
     stdout: "null",
@@ -70,13 +74,23 @@ export async function startSqld(dir: string): Promise<SqldServer> {
   }
   return {
     url,
+    pid: process.pid,
     async stop() {
       try {
         process.kill("SIGTERM");
       } catch {
         // already gone
       }
+      // sqld waits up to 30 s for an idle keep-alive connection (a test's reads left one open).
+      const killer = setTimeout(() => {
+        try {
+          process.kill("SIGKILL");
+        } catch {
+          // exited meanwhile
+        }
+      }, 2_000);
       await process.status;
+      clearTimeout(killer);
     },
   };
 }
