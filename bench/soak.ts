@@ -94,7 +94,7 @@ export async function benchSoak(): Promise<BenchRow> {
     const outcome: Outcome = { paymentIds: new Set(), retries: 0 };
     let keys = 0;
     let lost = 0;
-    const sqldCpuBefore = cpuSeconds(sandbox.pid);
+    const sqldCpuBefore = await cpuSeconds(sandbox.pid);
     const started = Date.now();
     await Promise.all(Array.from({ length: CLIENTS }, async (_, client) => {
       while (Date.now() - started < SECONDS * 1000) {
@@ -111,7 +111,7 @@ export async function benchSoak(): Promise<BenchRow> {
       }
     }));
     const elapsed = (Date.now() - started) / 1000;
-    const sqldCpu = cpuSeconds(sandbox.pid) - sqldCpuBefore;
+    const sqldCpu = await cpuSeconds(sandbox.pid) - sqldCpuBefore;
 
     const stored: string[] = [];
     let after: string | undefined;

@@ -17,7 +17,7 @@ const READ = { sql: "SELECT (SELECT MAX(id) FROM events) AS latest", args: [] };
 
 /** Two readers reading back to back: reads per second and the server's CPU per read. */
 async function readCost(pid: number, read: () => Promise<unknown>): Promise<string> {
-  const cpuBefore = cpuSeconds(pid);
+  const cpuBefore = await cpuSeconds(pid);
   const started = performance.now();
   let reads = 0;
   await Promise.all([0, 1].map(async () => {
@@ -27,7 +27,7 @@ async function readCost(pid: number, read: () => Promise<unknown>): Promise<stri
     }
   }));
   const elapsed = (performance.now() - started) / 1000;
-  const cpu = cpuSeconds(pid) - cpuBefore;
+  const cpu = await cpuSeconds(pid) - cpuBefore;
   return `${(reads / elapsed).toFixed(0)} reads/s, server CPU ${
     (cpu / reads * 1e6).toFixed(0)
   } us per read`;
