@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { migrate, openStore } from "../db/client.ts";
+import { migrate, openStore, type Store } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
 import { hranaEndpoint, RemoteReader } from "../db/remote_reader.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
@@ -67,6 +67,16 @@ const insertEvent = (id: string) => ({
   args: [id, "payment.created", "{}"],
 });
 
+/** The event counts a commit probe hears at each commit, in order (null: it was not run). */
+function countEventsAtEachCommit(store: Store<EnvironmentSchema>): (number | null)[] {
+  const heard: (number | null)[] = [];
+  store.onCommitProbe({
+    statement: () => ({ sql: "SELECT COUNT(*) AS n FROM events", args: [] }),
+    listener: (result) => heard.push(result === null ? null : Number(result.rows[0].n)),
+  });
+  return heard;
+}
+
 remoteTest("reads see every commit and survive a server restart", async (server, url, dir) => {
   const store = await openStore<EnvironmentSchema>(url);
   try {
@@ -95,11 +105,7 @@ remoteTest("declared writes carry the commit probes in their one request", async
   const store = await openStore<EnvironmentSchema>(url);
   try {
     await migrate(store, environmentMigrations);
-    const heard: (number | null)[] = [];
-    store.onCommitProbe({
-      statement: () => ({ sql: "SELECT COUNT(*) AS n FROM events", args: [] }),
-      listener: (result) => heard.push(result === null ? null : Number(result.rows[0].n)),
-    });
+    const heard = countEventsAtEachCommit(store);
     await Promise.all(
       ["evt_1", "evt_2", "evt_3"].map((id) => store.writeStatements([insertEvent(id)])),
     );
@@ -127,11 +133,7 @@ remoteTest(
     const store = await openStore<EnvironmentSchema>(url);
     try {
       await migrate(store, environmentMigrations);
-      const heard: (number | null)[] = [];
-      store.onCommitProbe({
-        statement: () => ({ sql: "SELECT COUNT(*) AS n FROM events", args: [] }),
-        listener: (result) => heard.push(result === null ? null : Number(result.rows[0].n)),
-      });
+      const heard = countEventsAtEachCommit(store);
       await store.writeStatements([insertEvent("evt_1")]);
       // The first goes alone; the three that wait for it share the next request, which fails.
       const results = await Promise.allSettled(

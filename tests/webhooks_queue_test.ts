@@ -429,6 +429,21 @@ Deno.test("[webhooks] a round's write changes nothing that moved on since its re
   }
 });
 
+/** Fans new events out as another process would, leasing the first delivery for `leaseMs`. */
+async function fanOutLeasingOne(t: TestApp, leaseMs: number): Promise<void> {
+  let room = 1;
+  await writtenPlan(
+    t.store,
+    planFanOut(t.store.db, {
+      now: t.clock.now(),
+      firstAttemptDelayMs: 0,
+      limit: 100,
+      leaseMs,
+      budget: { remaining: () => 2, capacityOf: () => room, take: () => room-- },
+    }),
+  );
+}
+
 Deno.test("[webhooks] a sweep schedules the next run for leases that end later", async () => {
   const receiver = startReceiver();
   const t = await makeTestApp();
@@ -437,17 +452,7 @@ Deno.test("[webhooks] a sweep schedules the next run for leases that end later",
     await t.webhooks.stop();
     await newPaymentEvents(t, 2);
     // As a process that died would leave it: one delivery leased, one due now.
-    let room = 1;
-    await writtenPlan(
-      t.store,
-      planFanOut(t.store.db, {
-        now: t.clock.now(),
-        firstAttemptDelayMs: 0,
-        limit: 100,
-        leaseMs: 10_000,
-        budget: { remaining: () => 2, capacityOf: () => room, take: () => room-- },
-      }),
-    );
+    await fanOutLeasingOne(t, 10_000);
     const queue = new WebhookDispatcher(t.services);
     try {
       assert.equal(await webhookDeliveryJob(queue).run(t.clock.now()), t.clock.now() + 10_000);
@@ -470,16 +475,7 @@ Deno.test("[webhooks] a busy queue's sweeps come at most every 100 ms", async ()
     await t.webhooks.stop();
     await newPaymentEvents(t, 1);
     // As another process leaves it: a delivery whose lease ends in 10 ms.
-    await writtenPlan(
-      t.store,
-      planFanOut(t.store.db, {
-        now: t.clock.now(),
-        firstAttemptDelayMs: 0,
-        limit: 100,
-        leaseMs: 10,
-        budget: { remaining: () => 1, capacityOf: () => 1, take: () => {} },
-      }),
-    );
+    await fanOutLeasingOne(t, 10);
     const queue = new WebhookDispatcher(t.services);
     try {
       // Sweeping again for it 10 ms later would be a read and a round for one delivery; the
