@@ -3,7 +3,7 @@ import { migrate, openStore, type Store } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
 import { hranaEndpoint, RemoteReader } from "../db/remote_reader.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
-import { type SqldServer, startSqld } from "./support/sqld.ts";
+import { type SqldServer, startSqld, withSqld } from "./support/sqld.ts";
 
 /** Runs `fn` against a fresh sqld, over WebSocket and over HTTP. */
 function remoteTest(
@@ -15,16 +15,8 @@ function remoteTest(
       name: `[remote] ${name} (${scheme})`,
       sanitizeResources: false,
       sanitizeOps: false,
-      async fn() {
-        const dir = await Deno.makeTempDir({ prefix: "paystead-sqld-" });
-        const server = await startSqld(dir);
-        try {
-          await fn(server, server.url.replace("http:", `${scheme}:`), dir);
-        } finally {
-          await server.stop();
-          await Deno.remove(dir, { recursive: true });
-        }
-      },
+      fn: () =>
+        withSqld((server, dir) => fn(server, server.url.replace("http:", `${scheme}:`), dir)),
     });
   }
 }

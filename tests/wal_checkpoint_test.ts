@@ -6,7 +6,7 @@ import { environmentMigrations } from "../db/migrations/mod.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { WalCheckpointer } from "../db/wal_checkpoint.ts";
 import { WalIndex } from "../db/wal_index.ts";
-import { startSqld } from "./support/sqld.ts";
+import { withSqld } from "./support/sqld.ts";
 
 const MiB = 1024 * 1024;
 
@@ -241,10 +241,8 @@ Deno.test({
   name: "[wal-checkpoint] a store on a libSQL server writes and closes with no checkpointer",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "paystead-sqld-" });
-    const server = await startSqld(dir);
-    try {
+  fn: () =>
+    withSqld(async (server) => {
       const store = await openStore<EnvironmentSchema>(server.url);
       await migrate(store, environmentMigrations);
       await store.write((trx) =>
@@ -259,9 +257,5 @@ Deno.test({
       const rows = await store.db.selectFrom("events").select("public_id").execute();
       assert.deepEqual(rows, [{ public_id: "evt_1" }]);
       await store.close();
-    } finally {
-      await server.stop();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
+    }),
 });

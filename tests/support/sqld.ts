@@ -94,3 +94,15 @@ export async function startSqld(dir: string, port = freePort()): Promise<SqldSer
     },
   };
 }
+
+/** Runs `fn` against a sqld started for it on a fresh directory, then stops it and removes that. */
+export async function withSqld(fn: (server: SqldServer, dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "paystead-sqld-" });
+  const server = await startSqld(dir);
+  try {
+    await fn(server, dir);
+  } finally {
+    await server.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
