@@ -48,7 +48,8 @@ export interface Store<S> {
   onCommit(listener: () => void): () => void;
   /**
    * As onCommit, handing the listener what `probe` read at the end of the committing
-   * transaction; null where it was not read there (a libSQL server, another process's commit).
+   * transaction; null where it was not read there (an interactive transaction on a libSQL
+   * server, a declared write that had to be sent alone).
    */
   onCommitProbe(probe: CommitProbe): () => void;
   /** Throws unless the database answers. */

@@ -1,5 +1,5 @@
-import { ClosedError, openHttp, openWs, type Stream } from "@libsql/hrana-client";
-import type { StatementExecutor } from "./libsql_dialect.ts";
+import { ClosedError, openHttp, openWs, type RowsResult, type Stream } from "@libsql/hrana-client";
+import type { ExecuteResult, SqlStatement, StatementExecutor } from "./libsql_dialect.ts";
 
 /** Streams kept open for reads: reads of concurrent requests run side by side on the server. */
 const READ_STREAMS = 4;
@@ -18,9 +18,10 @@ export function hranaEndpoint(url: string): { url: string; authToken?: string } 
 /**
  * Reads from a libSQL server on Hrana streams kept open. @libsql/client opens a stream for every
  * `execute`, and sqld sets up a connection for each stream: about 1.5 ms of the server's CPU per
- * read, against 0.2 ms on a stream kept open (`bench/sqld_reads.ts`). Writes stay on
- * @libsql/client, a stream each: on a kept stream sqld took about 45 ms per write transaction.
- * A stream or connection that broke is replaced at the next read.
+ * read, against 0.2 ms on a stream kept open (`bench/sqld_reads.ts`). Each read is a
+ * single-statement request: a `batch` request with large messages took about 44 ms on a kept
+ * WebSocket stream, which is also why writes stay on @libsql/client, a stream each. A stream or
+ * connection that broke is replaced at the next read.
  */
 export class RemoteReader implements StatementExecutor {
   readonly #endpoint: { url: string; authToken?: string };
@@ -33,11 +34,11 @@ export class RemoteReader implements StatementExecutor {
     this.#endpoint = hranaEndpoint(url);
   }
 
-  async execute(statement: { sql: string; args: readonly unknown[] }) {
+  async execute(statement: SqlStatement): Promise<ExecuteResult> {
     const slot = this.#turn++ % READ_STREAMS;
     const stream = this.#streams[slot] = this.#usable(this.#streams[slot]);
     try {
-      return toResult(await stream.query([statement.sql, statement.args as never[]]));
+      return toResult(await stream.query(toHrana(statement)));
     } catch (error) {
       if (!stream.closed) throw error;
       this.#streams[slot] = null;
@@ -45,7 +46,7 @@ export class RemoteReader implements StatementExecutor {
       // dropped it while idle) is sent once more on a new one instead of failing a request.
       if (!(error instanceof ClosedError)) throw error;
       const fresh = this.#streams[slot] = this.#usable(null);
-      return toResult(await fresh.query([statement.sql, statement.args as never[]]));
+      return toResult(await fresh.query(toHrana(statement)));
     }
   }
 
@@ -71,9 +72,11 @@ export class RemoteReader implements StatementExecutor {
   }
 }
 
-function toResult(
-  result: Awaited<ReturnType<Stream["query"]>>,
-): Awaited<ReturnType<StatementExecutor["execute"]>> {
+function toHrana({ sql, args }: SqlStatement): [string, never[]] {
+  return [sql, args as never[]];
+}
+
+function toResult(result: RowsResult): ExecuteResult {
   return {
     rows: result.rows as unknown as Record<string, unknown>[],
     rowsAffected: result.affectedRowCount,

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { backupDatabase, migrate, openStore } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
+import { eventRow } from "./support/event_row.ts";
 
 async function tempStore() {
   const dir = await Deno.makeTempDir({ prefix: "paystead-db-" });
@@ -18,10 +19,6 @@ async function tempStore() {
       await Deno.remove(dir, { recursive: true });
     },
   };
-}
-
-function insertEvent(publicId: string) {
-  return { public_id: publicId, org_id: 1, type: "payment.created", payload: "{}", created_at: 1 };
 }
 
 async function countEvents(store: Awaited<ReturnType<typeof tempStore>>["store"]): Promise<number> {
@@ -73,7 +70,7 @@ Deno.test("[db] the read handle cannot write", async () => {
   const t = await tempStore();
   try {
     await assert.rejects(
-      t.store.db.insertInto("events").values(insertEvent("evt_a")).execute(),
+      t.store.db.insertInto("events").values(eventRow("evt_a")).execute(),
       /readonly/,
     );
     assert.equal(await countEvents(t.store), 0);
@@ -93,7 +90,7 @@ Deno.test("[db] a commit probe reads inside each batch and is heard once it is d
     });
     await Promise.all(
       ["evt_a", "evt_b", "evt_c"].map((id) =>
-        t.store.write((trx) => trx.insertInto("events").values(insertEvent(id)).execute())
+        t.store.write((trx) => trx.insertInto("events").values(eventRow(id)).execute())
       ),
     );
     // The first write went alone; the two that waited for it shared the next batch, whose probe
@@ -101,7 +98,7 @@ Deno.test("[db] a commit probe reads inside each batch and is heard once it is d
     assert.deepEqual(heard, [1, 3]);
 
     statement = "SELECT no_such_column FROM events";
-    await t.store.write((trx) => trx.insertInto("events").values(insertEvent("evt_d")).execute());
+    await t.store.write((trx) => trx.insertInto("events").values(eventRow("evt_d")).execute());
     assert.deepEqual(heard, [1, 3, null], "a failed probe is heard as null; the write commits");
     assert.equal(await countEvents(t.store), 4);
   } finally {
@@ -117,7 +114,7 @@ Deno.test("[db] concurrent writes share commits but fail alone", async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 300 }, (_, i) =>
         t.store.write(async (trx) => {
-          await trx.insertInto("events").values(insertEvent(`evt_${i}`)).execute();
+          await trx.insertInto("events").values(eventRow(`evt_${i}`)).execute();
           if (i % 10 === 3) throw new Error(`write ${i} fails`);
           return i;
         })),
@@ -144,8 +141,8 @@ Deno.test("[db] a lone failing write leaves nothing behind", async () => {
   try {
     await assert.rejects(
       t.store.write(async (trx) => {
-        await trx.insertInto("events").values(insertEvent("evt_lone")).execute();
-        await trx.insertInto("events").values(insertEvent("evt_lone")).execute();
+        await trx.insertInto("events").values(eventRow("evt_lone")).execute();
+        await trx.insertInto("events").values(eventRow("evt_lone")).execute();
       }),
       /UNIQUE/,
     );
@@ -168,7 +165,7 @@ Deno.test("[db] a transaction handle cannot be used after its write", async () =
       return Promise.resolve();
     });
     await assert.rejects(
-      leaked!.insertInto("events").values(insertEvent("evt_late")).execute(),
+      leaked!.insertInto("events").values(eventRow("evt_late")).execute(),
       /This transaction has ended/,
     );
   } finally {
@@ -203,8 +200,8 @@ Deno.test("[db] a backup is a consistent copy taken while writes continue", asyn
         await new Promise((resolve) => setTimeout(resolve, 0));
         const n = written++;
         await t.store.write(async (trx) => {
-          await trx.insertInto("events").values(insertEvent(`evt_a${n}`)).execute();
-          await trx.insertInto("events").values(insertEvent(`evt_b${n}`)).execute();
+          await trx.insertInto("events").values(eventRow(`evt_a${n}`)).execute();
+          await trx.insertInto("events").values(eventRow(`evt_b${n}`)).execute();
         });
       }
     })();

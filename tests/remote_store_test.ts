@@ -3,6 +3,7 @@ import { migrate, openStore, type Store } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
 import { hranaEndpoint, RemoteReader } from "../db/remote_reader.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
+import { eventRow } from "./support/event_row.ts";
 import { type SqldServer, startSqld, withSqld } from "./support/sqld.ts";
 
 /** Runs `fn` against a fresh sqld, over WebSocket and over HTTP. */
@@ -102,15 +103,7 @@ remoteTest("declared writes carry the commit probes in their one request", async
       ["evt_1", "evt_2", "evt_3"].map((id) => store.writeStatements([insertEvent(id)])),
     );
     // An interactive transaction reads nothing for its listeners: they read for themselves.
-    await store.write((trx) =>
-      trx.insertInto("events").values({
-        public_id: "evt_4",
-        org_id: 1,
-        type: "payment.created",
-        payload: "{}",
-        created_at: 1,
-      }).execute()
-    );
+    await store.write((trx) => trx.insertInto("events").values(eventRow("evt_4")).execute());
     // The first write went alone; the two that waited for it shared the next request, whose
     // probe saw all three.
     assert.deepEqual(heard, [1, 3, null]);

@@ -6,6 +6,7 @@ import { environmentMigrations } from "../db/migrations/mod.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { WalCheckpointer } from "../db/wal_checkpoint.ts";
 import { WalIndex } from "../db/wal_index.ts";
+import { eventRow } from "./support/event_row.ts";
 import { withSqld } from "./support/sqld.ts";
 
 const MiB = 1024 * 1024;
@@ -245,15 +246,7 @@ Deno.test({
     withSqld(async (server) => {
       const store = await openStore<EnvironmentSchema>(server.url);
       await migrate(store, environmentMigrations);
-      await store.write((trx) =>
-        trx.insertInto("events").values({
-          public_id: "evt_1",
-          org_id: 1,
-          type: "payment.created",
-          payload: "{}",
-          created_at: 1,
-        }).execute()
-      );
+      await store.write((trx) => trx.insertInto("events").values(eventRow("evt_1")).execute());
       const rows = await store.db.selectFrom("events").select("public_id").execute();
       assert.deepEqual(rows, [{ public_id: "evt_1" }]);
       await store.close();
