@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { paymentCreateStatements } from "../db/payment_create.ts";
+import { pendingPaymentRow } from "../lib/payments/mod.ts";
 import type { SqlStatement } from "../db/libsql_dialect.ts";
 import {
   type ChildServer,
@@ -109,26 +110,18 @@ function serveReference(dir: string, port: number): void {
     });
     const idempotencyKey = request.headers.get("idempotency-key");
     const written = await commit(paymentCreateStatements({
-      payment: {
-        public_id: paymentId,
-        org_id: offer.org_id,
-        offer_id: offer.id,
-        status: "PENDING",
+      payment: pendingPaymentRow(offer, {
+        publicId: paymentId,
         amount: offer.amount,
-        currency: offer.currency,
         quantity: 1,
-        amount_refunded: 0,
-        customer_email: null,
-        customer_name: null,
-        success_url: null,
-        cancel_url: null,
-        failure_code: null,
-        metadata: "{}",
-        expires_at: now + 3_600_000,
-        processing_deadline_at: null,
-        created_at: now,
-        updated_at: now,
-      },
+        customerEmail: null,
+        customerName: null,
+        successUrl: null,
+        cancelUrl: null,
+        metadata: {},
+        expiresAt: now + 3_600_000,
+        now,
+      }),
       offer,
       event: {
         public_id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
