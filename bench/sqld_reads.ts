@@ -5,7 +5,8 @@
  * - `GET /api/v1/payments/{id}` under wrk against one sandbox process over that server.
  * `deno run -A bench/sqld_reads.ts` (BENCH_SECONDS, default 5).
  */
-import { createClient } from "@libsql/client/web";
+import { openWs } from "@libsql/hrana-client";
+import { RemoteConnection } from "../db/remote_connection.ts";
 import { RemoteReader } from "../db/remote_reader.ts";
 import { demoApiKey, startPaystead } from "../tests/support/processes.ts";
 import { startSqld } from "../tests/support/sqld.ts";
@@ -43,17 +44,26 @@ const server = await startPaystead(`${dir}/app`, {
 });
 try {
   const pid = sandbox.pid;
-  const perRead = createClient({ url: ws(sandbox.url) });
-  const kept = new RemoteReader(ws(sandbox.url));
+  const perRead = openWs(ws(sandbox.url));
+  const readOnItsOwnStream = async () => {
+    const stream = perRead.openStream();
+    try {
+      await stream.query([READ.sql, READ.args]);
+    } finally {
+      stream.close();
+    }
+  };
+  const connection = new RemoteConnection(ws(sandbox.url));
+  const kept = new RemoteReader(connection);
   console.log(`libSQL server, one-row reads by two readers, ${SECONDS} s each`);
   console.log(
-    `  a stream per read (@libsql/client): ${await readCost(pid, () => perRead.execute(READ))}`,
+    `  a stream per read (@libsql/client): ${await readCost(pid, readOnItsOwnStream)}`,
   );
   console.log(
     `  streams kept open (RemoteReader):   ${await readCost(pid, () => kept.execute(READ))}`,
   );
   perRead.close();
-  kept.close();
+  connection.close();
 
   const key = await demoApiKey(server);
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };

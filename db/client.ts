@@ -1,4 +1,3 @@
-import type { Client, InArgs } from "@libsql/client/web";
 import { Kysely, sql } from "kysely";
 import { type CommitProbe, GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import {
@@ -7,7 +6,8 @@ import {
   type SqlStatement,
   type StatementExecutor,
 } from "./libsql_dialect.ts";
-import { RemoteBatchWriter } from "./remote_batch.ts";
+import type { RemoteBatchWriter } from "./remote_batch.ts";
+import type { RemoteParts } from "./remote_store.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
 import { StorageHealth, StorageOpenError, StorageUnavailableError } from "./storage_health.ts";
 import { WalCheckpointer } from "./wal_checkpoint.ts";
@@ -79,20 +79,6 @@ async function ensureParentDirectory(path: string): Promise<void> {
   if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
 }
 
-/** The executor of a libSQL client or transaction, in the shape the dialect expects. */
-function remoteExecutor(target: Pick<Client, "execute">): StatementExecutor {
-  return {
-    async execute({ sql, args }) {
-      const result = await target.execute({ sql, args: args as InArgs });
-      return {
-        rows: result.rows as unknown as Record<string, unknown>[],
-        rowsAffected: result.rowsAffected,
-        lastInsertRowid: result.lastInsertRowid,
-      };
-    },
-  };
-}
-
 /** Runs native calls as a promise, so their failure rejects instead of throwing past handlers. */
 function settle<T>(run: () => T): Promise<T> {
   try {
@@ -103,30 +89,17 @@ function settle<T>(run: () => T): Promise<T> {
 }
 
 /**
- * Opens a write transaction on a libSQL server. Nothing is sent yet: @libsql/client sends
- * `BEGIN IMMEDIATE` with the first statement, and the server waits for its write lock there.
- */
-async function beginRemoteWrite(client: Client): Promise<WriteBatch> {
-  const transaction = await client.transaction("write");
-  return {
-    executor: remoteExecutor(transaction),
-    commit: () => transaction.commit(),
-    rollback: () => transaction.rollback(),
-  };
-}
-
-/**
  * Opens a database by URL. A `file:` database gets two connections in WAL mode with foreign keys
  * and a busy timeout: one writes (group commit makes one enough) and one, read-only, reads, so
- * reads never see a write half-done. On a libSQL server reads go over streams kept open
- * (`RemoteReader`) and writes through @libsql/client.
+ * reads never see a write half-done. On a libSQL server reads and writes go over one connection,
+ * on streams kept open (`connectRemote`).
  */
 export async function openStore<S>(url: string): Promise<Store<S>> {
   let reader: StatementExecutor;
   let openBatch: (oneStatement: boolean) => Promise<WriteBatch>;
   let closeConnections: () => Promise<void> | void;
   let checkpointer: WalCheckpointer | null = null;
-  let client: Client | null = null;
+  let remote: RemoteParts | null = null;
   if (isFileUrl(url)) {
     const path = filePath(url);
     // NOTE: SQLite would fsync inside COMMIT, blocking the event loop for milliseconds. The
@@ -191,21 +164,14 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       index.close();
     };
   } else {
-    // Loaded only here: a file database, the default, never needs them (0.6 MiB of live heap).
-    const [{ createClient }, { RemoteReader }] = await Promise.all([
-      import("@libsql/client/web"),
-      import("./remote_reader.ts"),
-    ]);
-    const remote = client = createClient({ url });
-    const kept = new RemoteReader(url);
-    reader = kept;
+    // Loaded only here: a file database, the default, never needs it (0.6 MiB of live heap).
+    const { connectRemote } = await import("./remote_store.ts");
+    const parts = remote = connectRemote(url);
+    reader = parts.reader;
     // NOTE: a lone claim run as an autocommit statement (no interactive transaction) measured no
     // better in the soak (91-104 creates/s against 109-123/s): it waits for the lock all the same.
-    openBatch = () => beginRemoteWrite(remote);
-    closeConnections = () => {
-      kept.close();
-      remote.close();
-    };
+    openBatch = () => parts.openBatch();
+    closeConnections = () => parts.close();
   }
 
   const health = new StorageHealth(url);
@@ -213,12 +179,12 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   // transaction on a libSQL server it would be a round trip made while holding the write lock
   // (declared writes there carry the probes in their one request instead).
   const writeQueue = new GroupCommitWriter<S>(openBatch, health, {
-    probeInBatch: client === null,
+    probeInBatch: remote === null,
     beforeBatch: checkpointer ? () => checkpointer.beforeBatch() : undefined,
   });
   if (checkpointer) writeQueue.onCommit(() => checkpointer.committed());
-  const remoteBatches = client &&
-    new RemoteBatchWriter(client, health, {
+  const remoteBatches: RemoteBatchWriter | null = remote &&
+    remote.batchWriter(health, {
       probes: () => writeQueue.commitProbes(),
       committed: (probed) => writeQueue.announceCommit(probed),
     });

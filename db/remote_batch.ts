@@ -1,6 +1,7 @@
-import type { Client, InArgs, ResultSet } from "@libsql/client/web";
+import { BatchCond, type RowsResult } from "@libsql/hrana-client";
 import type { CommitProbe } from "./group_commit.ts";
 import type { ExecuteResult, SqlStatement } from "./libsql_dialect.ts";
+import { type KeptStream, toExecuteResult, toHrana } from "./remote_connection.ts";
 import type { StorageHealth } from "./storage_health.ts";
 
 interface PendingStatements {
@@ -13,14 +14,6 @@ interface PendingStatements {
 const BUSY_DEADLINE_MS = 5_000;
 /** Items per request: a request stays well under the server's size limits. */
 const MAX_ITEMS = 64;
-
-function toExecuteResult(result: ResultSet): ExecuteResult {
-  return {
-    rows: result.rows as unknown as Record<string, unknown>[],
-    rowsAffected: result.rowsAffected,
-    lastInsertRowid: result.lastInsertRowid,
-  };
-}
 
 function isBusy(error: unknown): boolean {
   return (error as { code?: unknown })?.code === "SQLITE_BUSY" ||
@@ -41,21 +34,21 @@ export interface RemoteCommitListeners {
 
 /**
  * Writes declared up front (see GroupCommitWriter.writeStatements) to a libSQL server: every
- * write waiting when a request leaves is sent in that one request, as one transaction
- * (`batch(..., "write")`), so concurrent writes share one round trip and one commit instead of a
- * round trip per statement under the server's write lock. One request is in flight at a time:
+ * write waiting when a request leaves is sent in that one request, as one transaction, so
+ * concurrent writes share one round trip and one commit instead of a round trip per statement
+ * under the server's write lock. One request is in flight at a time, on a stream kept open:
  * measured against two or four, it let more writes share each commit. The commit probes ride at
  * the end of the same request, so a listener needs no read of its own after the commit.
  */
 export class RemoteBatchWriter {
-  readonly #client: Client;
+  readonly #stream: KeptStream;
   readonly #health: StorageHealth;
   readonly #listeners: RemoteCommitListeners;
   #pending: PendingStatements[] = [];
   #sending: Promise<void> | null = null;
 
-  constructor(client: Client, health: StorageHealth, listeners: RemoteCommitListeners) {
-    this.#client = client;
+  constructor(stream: KeptStream, health: StorageHealth, listeners: RemoteCommitListeners) {
+    this.#stream = stream;
     this.#health = health;
     this.#listeners = listeners;
   }
@@ -110,15 +103,15 @@ export class RemoteBatchWriter {
   async #commit(
     items: PendingStatements[],
     probes: readonly CommitProbe[],
-  ): Promise<ResultSet[]> {
+  ): Promise<RowsResult[]> {
     const statements = [
       ...items.flatMap((item) => item.statements),
       ...probes.map((probe) => probe.statement()),
-    ].map(({ sql, args }) => ({ sql, args: args as InArgs }));
+    ];
     const deadline = Date.now() + BUSY_DEADLINE_MS;
     for (let attempt = 0;; attempt++) {
       try {
-        return await this.#client.batch(statements, "write");
+        return await this.#transaction(statements);
       } catch (error) {
         // NOTE: a busy batch was rolled back whole on the server, so sending it again is safe.
         if (!isBusy(error) || Date.now() >= deadline) throw error;
@@ -127,9 +120,44 @@ export class RemoteBatchWriter {
     }
   }
 
+  /**
+   * Runs `statements` in one transaction, in one request: each step runs only if the one before
+   * it succeeded, and a transaction that did not commit is rolled back in the same request.
+   */
+  async #transaction(statements: readonly SqlStatement[]): Promise<RowsResult[]> {
+    const batch = this.#stream.get().batch(false);
+    const begin = batch.step();
+    const began = begin.run("BEGIN IMMEDIATE");
+    let last = begin;
+    const queries = statements.map((statement) => {
+      const step = batch.step().condition(BatchCond.ok(last));
+      last = step;
+      return step.query(toHrana(statement));
+    });
+    const commit = batch.step().condition(BatchCond.ok(last));
+    const committed = commit.run("COMMIT");
+    batch.step().condition(BatchCond.not(BatchCond.ok(commit))).run("ROLLBACK")
+      .catch(() => undefined);
+    // Every step settles with the request; none may reject unheard.
+    const settled = Promise.allSettled([began, committed, ...queries]);
+    await batch.execute().finally(() => settled);
+    // A failed BEGIN (the lock is busy) opened nothing: the stream is as it was.
+    await began;
+    try {
+      const results = await Promise.all(queries);
+      if (await committed === undefined) throw new Error("The transaction was not committed.");
+      return results as RowsResult[];
+    } catch (error) {
+      // NOTE: the ROLLBACK step should have ended the transaction; a new stream makes sure none
+      // stays open on the stream the next batch uses.
+      this.#stream.discard();
+      throw error;
+    }
+  }
+
   #settle(
     items: PendingStatements[],
-    results: ResultSet[],
+    results: RowsResult[],
     probes: readonly CommitProbe[],
   ): void {
     this.#health.succeeded();

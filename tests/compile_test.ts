@@ -175,7 +175,7 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
     "@zxcvbn-ts/language-en",
   ]);
   assert.deepEqual(lazyImportsOf("/lib/offer_codes.ts"), ["qrcode"]);
-  assert.deepEqual(lazyImportsOf("/db/client.ts"), ["./remote_reader.ts", "@libsql/client/web"]);
+  assert.deepEqual(lazyImportsOf("/db/client.ts"), ["./remote_store.ts"]);
 });
 
 Deno.test("[compile] the binaries, deno task start and the test servers share the heap bounds", async () => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { migrate, openStore, type Store } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
-import { hranaEndpoint, RemoteReader } from "../db/remote_reader.ts";
+import { hranaEndpoint, RemoteConnection } from "../db/remote_connection.ts";
+import { RemoteReader } from "../db/remote_reader.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { eventRow } from "./support/event_row.ts";
 import { type SqldServer, startSqld, withSqld } from "./support/sqld.ts";
@@ -38,7 +39,8 @@ Deno.test("[remote] server URLs are read as @libsql/client reads them", () => {
 });
 
 remoteTest("reads take turns on streams kept open", async (_server, url) => {
-  const reader = new RemoteReader(url);
+  const connection = new RemoteConnection(url);
+  const reader = new RemoteReader(connection);
   try {
     // last_insert_rowid() belongs to the connection behind one stream: it shows on that stream's
     // turns only, so no statement opened a stream of its own.
@@ -51,7 +53,7 @@ remoteTest("reads take turns on streams kept open", async (_server, url) => {
     }
     assert.deepEqual(seen, [0, 0, 0, 1, 0, 0, 0, 1]);
   } finally {
-    reader.close();
+    connection.close();
   }
 });
 
@@ -133,6 +135,33 @@ remoteTest(
       assert.deepEqual(rows.map((row) => row.public_id), ["evt_1", "evt_2", "evt_3", "evt_4"]);
       // The shared request failed as a whole; each write was then sent alone, without the probes.
       assert.deepEqual(heard, [1, 2, null, null]);
+    } finally {
+      await store.close();
+    }
+  },
+);
+
+remoteTest(
+  "a transaction that fails rolls back, and the next one commits on the same connection",
+  async (_server, url) => {
+    const store = await openStore<EnvironmentSchema>(url);
+    try {
+      await migrate(store, environmentMigrations);
+      await assert.rejects(
+        store.write(async (trx) => {
+          await trx.insertInto("events").values(eventRow("evt_1")).execute();
+          await trx.insertInto("events").values(eventRow("evt_1")).execute();
+        }),
+        /UNIQUE/,
+      );
+      // Concurrent transactions share one commit, one after the other on the kept stream.
+      await Promise.all(
+        ["evt_2", "evt_3"].map((id) =>
+          store.write((trx) => trx.insertInto("events").values(eventRow(id)).execute())
+        ),
+      );
+      const rows = await store.db.selectFrom("events").select("public_id").orderBy("id").execute();
+      assert.deepEqual(rows.map((row) => row.public_id), ["evt_2", "evt_3"]);
     } finally {
       await store.close();
     }
