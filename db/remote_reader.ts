@@ -12,7 +12,7 @@ const READ_STREAMS = 4;
 
 /**
  * Reads from a libSQL server, taking turns on streams kept open (0.2 ms of the server's CPU per
- * read, against 1.5 ms on a stream of its own: `bench/sqld_reads.ts`). Each read is a
+ * read, against 1.5 ms on a stream of its own: `bench/sqld_streams.ts`). Each read is a
  * single-statement request.
  */
 export class RemoteReader implements StatementExecutor {
