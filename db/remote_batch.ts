@@ -138,9 +138,9 @@ export class RemoteBatchWriter {
     const committed = commit.run("COMMIT");
     batch.step().condition(BatchCond.not(BatchCond.ok(commit))).run("ROLLBACK")
       .catch(() => undefined);
-    // Every step settles with the request; none may reject unheard.
-    const settled = Promise.allSettled([began, committed, ...queries]);
-    await batch.execute().finally(() => settled);
+    // A step's promise settles only if the request got an answer, and may reject unheard.
+    for (const step of [began, committed, ...queries]) step.catch(() => undefined);
+    await batch.execute();
     // A failed BEGIN (the lock is busy) opened nothing: the stream is as it was.
     await began;
     try {

@@ -167,3 +167,31 @@ remoteTest(
     }
   },
 );
+
+remoteTest(
+  "writes fail while the server is down and go through once it is back",
+  async (server, url, dir) => {
+    const store = await openStore<EnvironmentSchema>(url);
+    try {
+      await migrate(store, environmentMigrations);
+      const port = Number(new URL(server.url).port);
+      await server.stop();
+      await assert.rejects(store.writeStatements([insertEvent("evt_1")]));
+      await assert.rejects(
+        store.write((trx) => trx.insertInto("events").values(eventRow("evt_2")).execute()),
+      );
+      const restarted = await startSqld(dir, port);
+      try {
+        await store.writeStatements([insertEvent("evt_3")]);
+        await store.write((trx) => trx.insertInto("events").values(eventRow("evt_4")).execute());
+        const rows = await store.db.selectFrom("events").select("public_id").orderBy("id")
+          .execute();
+        assert.deepEqual(rows.map((row) => row.public_id), ["evt_3", "evt_4"]);
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      await store.close();
+    }
+  },
+);
