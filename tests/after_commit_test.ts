@@ -10,6 +10,7 @@ Deno.test("[after-commit] an action runs once its write is durable, never when i
     await store.write((trx) => sql`CREATE TABLE t (x INTEGER NOT NULL)`.execute(trx));
     const ran: string[] = [];
     const seen: number[] = [];
+    let counted: Promise<void> | undefined;
     const count = async () =>
       Number((await sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(store.db)).rows[0].n);
     const writes = [
@@ -17,7 +18,9 @@ Deno.test("[after-commit] an action runs once its write is durable, never when i
         await sql`INSERT INTO t (x) VALUES (1)`.execute(trx);
         afterCommit(trx, () => {
           ran.push("kept");
-          count().then((n) => seen.push(n));
+          counted = count().then((n) => {
+            seen.push(n);
+          });
         });
         ran.push("written");
       }),
@@ -30,7 +33,8 @@ Deno.test("[after-commit] an action runs once its write is durable, never when i
     const results = await Promise.allSettled(writes);
     assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected"]);
     assert.deepEqual(ran, ["written", "kept"]);
-    await store.write(() => Promise.resolve());
+    // The action's own read sees its write: waited for, not raced against another write.
+    await counted;
     assert.deepEqual(seen, [1]);
     assert.throws(
       () => afterCommit(store.db, () => {}),
