@@ -140,7 +140,13 @@ export class RemoteBatchWriter {
       .catch(() => undefined);
     // A step's promise settles only if the request got an answer, and may reject unheard.
     for (const step of [began, committed, ...queries]) step.catch(() => undefined);
-    await batch.execute();
+    try {
+      await batch.execute();
+    } catch (error) {
+      // Unanswered: what the server did is unknown, so nothing of it may carry on.
+      this.#stream.discard();
+      throw error;
+    }
     // A failed BEGIN (the lock is busy) opened nothing: the stream is as it was.
     await began;
     try {
