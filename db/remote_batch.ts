@@ -136,10 +136,9 @@ export class RemoteBatchWriter {
     });
     const commit = batch.step().condition(BatchCond.ok(last));
     const committed = commit.run("COMMIT");
-    batch.step().condition(BatchCond.not(BatchCond.ok(commit))).run("ROLLBACK")
-      .catch(() => undefined);
+    const rolledBack = batch.step().condition(BatchCond.not(BatchCond.ok(commit))).run("ROLLBACK");
     // A step's promise settles only if the request got an answer, and may reject unheard.
-    for (const step of [began, committed, ...queries]) step.catch(() => undefined);
+    for (const step of [began, committed, rolledBack, ...queries]) step.catch(() => undefined);
     try {
       await batch.execute();
     } catch (error) {

@@ -73,7 +73,8 @@ export class RemoteConnection {
     if (!/^wss?:/.test(url)) return openHttp(url, authToken);
     // NOTE: not Deno's WebSocket: it writes a frame's header and payload in two writes on a
     // socket without TCP_NODELAY, so a message of a few KB waits for the server's delayed ACK,
-    // 40 ms (exp: a 2.4 KB statement, 44 ms against 0.4 ms). `ws` sets TCP_NODELAY.
+    // 40 ms (`bench/sqld_streams.ts`: a 2.4 KB statement, 44 ms against 0.4 ms). `ws` sets
+    // TCP_NODELAY.
     const socket = new WebSocket(url, WS_SUBPROTOCOLS);
     return new WsClient(socket as unknown as ConstructorParameters<typeof WsClient>[0], authToken);
   }
