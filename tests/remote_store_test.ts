@@ -57,6 +57,42 @@ remoteTest("reads take turns on streams kept open", async (_server, url) => {
   }
 });
 
+/** As remoteTest, with a store on that server, migrated, closed after `fn`. */
+function remoteStoreTest(
+  name: string,
+  fn: (store: Store<EnvironmentSchema>, server: SqldServer, dir: string) => Promise<void>,
+) {
+  remoteTest(name, async (server, url, dir) => {
+    const store = await openStore<EnvironmentSchema>(url);
+    try {
+      await migrate(store, environmentMigrations);
+      await fn(store, server, dir);
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+/** The events' public ids, in the order they were written. */
+async function eventIds(store: Store<EnvironmentSchema>): Promise<string[]> {
+  const rows = await store.db.selectFrom("events").select("public_id").orderBy("id").execute();
+  return rows.map((row) => row.public_id);
+}
+
+/** Restarts the stopped `server` on its port and data, runs `fn`, and stops it again. */
+async function withRestarted(
+  server: SqldServer,
+  dir: string,
+  fn: () => Promise<void>,
+): Promise<void> {
+  const restarted = await startSqld(dir, Number(new URL(server.url).port));
+  try {
+    await fn();
+  } finally {
+    await restarted.stop();
+  }
+}
+
 const insertEvent = (id: string) => ({
   sql: "INSERT INTO events (public_id, org_id, type, payload, created_at) VALUES (?, 1, ?, ?, 1)",
   args: [id, "payment.created", "{}"],
@@ -72,10 +108,9 @@ function countEventsAtEachCommit(store: Store<EnvironmentSchema>): (number | nul
   return heard;
 }
 
-remoteTest("reads see every commit and survive a server restart", async (server, url, dir) => {
-  const store = await openStore<EnvironmentSchema>(url);
-  try {
-    await migrate(store, environmentMigrations);
+remoteStoreTest(
+  "reads see every commit and survive a server restart",
+  async (store, server, dir) => {
     const count = async () =>
       (await store.db.selectFrom("events").select((e) => e.fn.countAll<number>().as("n"))
         .executeTakeFirstOrThrow()).n;
@@ -83,115 +118,77 @@ remoteTest("reads see every commit and survive a server restart", async (server,
       await store.writeStatements([insertEvent(`evt_${i}`)]);
       assert.equal(await count(), i);
     }
-    const port = Number(new URL(server.url).port);
     await server.stop();
-    const restarted = await startSqld(dir, port);
-    try {
+    await withRestarted(server, dir, async () => {
       assert.equal(await count(), 3, "the read reconnects instead of failing");
-    } finally {
-      await restarted.stop();
-    }
-  } finally {
-    await store.close();
-  }
+    });
+  },
+);
+
+remoteStoreTest("declared writes carry the commit probes in their one request", async (store) => {
+  const heard = countEventsAtEachCommit(store);
+  await Promise.all(
+    ["evt_1", "evt_2", "evt_3"].map((id) => store.writeStatements([insertEvent(id)])),
+  );
+  // An interactive transaction reads nothing for its listeners: they read for themselves.
+  await store.write((trx) => trx.insertInto("events").values(eventRow("evt_4")).execute());
+  // The first write went alone; the two that waited for it shared the next request, whose
+  // probe saw all three.
+  assert.deepEqual(heard, [1, 3, null]);
 });
 
-remoteTest("declared writes carry the commit probes in their one request", async (_server, url) => {
-  const store = await openStore<EnvironmentSchema>(url);
-  try {
-    await migrate(store, environmentMigrations);
-    const heard = countEventsAtEachCommit(store);
-    await Promise.all(
-      ["evt_1", "evt_2", "evt_3"].map((id) => store.writeStatements([insertEvent(id)])),
-    );
-    // An interactive transaction reads nothing for its listeners: they read for themselves.
-    await store.write((trx) => trx.insertInto("events").values(eventRow("evt_4")).execute());
-    // The first write went alone; the two that waited for it shared the next request, whose
-    // probe saw all three.
-    assert.deepEqual(heard, [1, 3, null]);
-  } finally {
-    await store.close();
-  }
-});
-
-remoteTest(
+remoteStoreTest(
   "a failing write fails alone, and its neighbours still carry the probes",
-  async (_server, url) => {
-    const store = await openStore<EnvironmentSchema>(url);
-    try {
-      await migrate(store, environmentMigrations);
-      const heard = countEventsAtEachCommit(store);
-      await store.writeStatements([insertEvent("evt_1")]);
-      // The first goes alone; the three that wait for it share the next request, which fails.
-      const results = await Promise.allSettled(
-        ["evt_2", "evt_1", "evt_3", "evt_4"].map((id) => store.writeStatements([insertEvent(id)])),
-      );
-      assert.deepEqual(
-        results.map((result) => result.status),
-        ["fulfilled", "rejected", "fulfilled", "fulfilled"],
-      );
-      assert.match(String((results[1] as PromiseRejectedResult).reason), /UNIQUE/);
-      const rows = await store.db.selectFrom("events").select("public_id").orderBy("id").execute();
-      assert.deepEqual(rows.map((row) => row.public_id), ["evt_1", "evt_2", "evt_3", "evt_4"]);
-      // The shared request failed as a whole; each write was then sent alone, without the probes.
-      assert.deepEqual(heard, [1, 2, null, null]);
-    } finally {
-      await store.close();
-    }
+  async (store) => {
+    const heard = countEventsAtEachCommit(store);
+    await store.writeStatements([insertEvent("evt_1")]);
+    // The first goes alone; the three that wait for it share the next request, which fails.
+    const results = await Promise.allSettled(
+      ["evt_2", "evt_1", "evt_3", "evt_4"].map((id) => store.writeStatements([insertEvent(id)])),
+    );
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ["fulfilled", "rejected", "fulfilled", "fulfilled"],
+    );
+    assert.match(String((results[1] as PromiseRejectedResult).reason), /UNIQUE/);
+    assert.deepEqual(await eventIds(store), ["evt_1", "evt_2", "evt_3", "evt_4"]);
+    // The shared request failed as a whole; each write was then sent alone, without the probes.
+    assert.deepEqual(heard, [1, 2, null, null]);
   },
 );
 
-remoteTest(
+remoteStoreTest(
   "a transaction that fails rolls back, and the next one commits on the same connection",
-  async (_server, url) => {
-    const store = await openStore<EnvironmentSchema>(url);
-    try {
-      await migrate(store, environmentMigrations);
-      await assert.rejects(
-        store.write(async (trx) => {
-          await trx.insertInto("events").values(eventRow("evt_1")).execute();
-          await trx.insertInto("events").values(eventRow("evt_1")).execute();
-        }),
-        /UNIQUE/,
-      );
-      // Concurrent transactions share one commit, one after the other on the kept stream.
-      await Promise.all(
-        ["evt_2", "evt_3"].map((id) =>
-          store.write((trx) => trx.insertInto("events").values(eventRow(id)).execute())
-        ),
-      );
-      const rows = await store.db.selectFrom("events").select("public_id").orderBy("id").execute();
-      assert.deepEqual(rows.map((row) => row.public_id), ["evt_2", "evt_3"]);
-    } finally {
-      await store.close();
-    }
+  async (store) => {
+    await assert.rejects(
+      store.write(async (trx) => {
+        await trx.insertInto("events").values(eventRow("evt_1")).execute();
+        await trx.insertInto("events").values(eventRow("evt_1")).execute();
+      }),
+      /UNIQUE/,
+    );
+    // Concurrent transactions share one commit, one after the other on the kept stream.
+    await Promise.all(
+      ["evt_2", "evt_3"].map((id) =>
+        store.write((trx) => trx.insertInto("events").values(eventRow(id)).execute())
+      ),
+    );
+    assert.deepEqual(await eventIds(store), ["evt_2", "evt_3"]);
   },
 );
 
-remoteTest(
+remoteStoreTest(
   "writes fail while the server is down and go through once it is back",
-  async (server, url, dir) => {
-    const store = await openStore<EnvironmentSchema>(url);
-    try {
-      await migrate(store, environmentMigrations);
-      const port = Number(new URL(server.url).port);
-      await server.stop();
-      await assert.rejects(store.writeStatements([insertEvent("evt_1")]));
-      await assert.rejects(
-        store.write((trx) => trx.insertInto("events").values(eventRow("evt_2")).execute()),
-      );
-      const restarted = await startSqld(dir, port);
-      try {
-        await store.writeStatements([insertEvent("evt_3")]);
-        await store.write((trx) => trx.insertInto("events").values(eventRow("evt_4")).execute());
-        const rows = await store.db.selectFrom("events").select("public_id").orderBy("id")
-          .execute();
-        assert.deepEqual(rows.map((row) => row.public_id), ["evt_3", "evt_4"]);
-      } finally {
-        await restarted.stop();
-      }
-    } finally {
-      await store.close();
-    }
+  async (store, server, dir) => {
+    await server.stop();
+    await assert.rejects(store.writeStatements([insertEvent("evt_1")]));
+    await assert.rejects(
+      store.write((trx) => trx.insertInto("events").values(eventRow("evt_2")).execute()),
+    );
+    await withRestarted(server, dir, async () => {
+      await store.writeStatements([insertEvent("evt_3")]);
+      await store.write((trx) => trx.insertInto("events").values(eventRow("evt_4")).execute());
+      assert.deepEqual(await eventIds(store), ["evt_3", "evt_4"]);
+    });
   },
 );
