@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type Kysely, sql } from "kysely";
-import type { Store } from "../db/client.ts";
+import { openStore, type Store } from "../db/client.ts";
 import { GroupCommitWriter, type WriteBatch } from "../db/group_commit.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { StorageHealth } from "../db/storage_health.ts";
@@ -140,6 +140,93 @@ Deno.test("[group-commit] a one-statement write shares a batch without a savepoi
     "RELEASE write_item",
     "COMMIT",
   ]);
+});
+
+Deno.test("[group-commit] a batch of declared writes runs without savepoints", async () => {
+  const { writer, log, gate } = recordingWriter(true);
+  const [, a, b] = await Promise.all([
+    gate,
+    writer.writeStatements([{ sql: "a1", args: [] }, { sql: "a2", args: [] }]),
+    writer.writeStatements([{ sql: "b1", args: [] }]),
+  ]);
+  assert.deepEqual([a.length, b.length], [2, 1]);
+  assert.deepEqual(log, ["COMMIT", "a1", "a2", "b1", "COMMIT"]);
+});
+
+Deno.test("[group-commit] a failing declared write rolls its batch back, which runs again with savepoints", async () => {
+  const { writer, log, gate } = recordingWriter(true);
+  const results = await Promise.allSettled([
+    gate,
+    writer.writeStatements([{ sql: "a", args: [] }]),
+    writer.writeStatements([{ sql: "b1", args: [] }, { sql: "bad b2", args: [] }]),
+    writer.writeStatements([{ sql: "c", args: [] }]),
+  ]);
+  assert.deepEqual(results.map((result) => result.status), [
+    "fulfilled",
+    "fulfilled",
+    "rejected",
+    "fulfilled",
+  ]);
+  assert.match(String((results[2] as PromiseRejectedResult).reason), /failed: bad b2/);
+  assert.deepEqual(log, [
+    "COMMIT",
+    "a",
+    "b1",
+    "bad b2",
+    "ROLLBACK",
+    "SAVEPOINT write_item",
+    "a",
+    "RELEASE write_item",
+    "SAVEPOINT write_item",
+    "b1",
+    "bad b2",
+    "ROLLBACK TO write_item",
+    "RELEASE write_item",
+    "SAVEPOINT write_item",
+    "c",
+    "RELEASE write_item",
+    "COMMIT",
+  ]);
+});
+
+Deno.test("[group-commit] a declared write failing where SQLite ended the transaction fails its batch", async () => {
+  const { writer, log, gate } = recordingWriter(false);
+  const results = await Promise.allSettled([
+    gate,
+    writer.writeStatements([{ sql: "a", args: [] }]),
+    writer.writeStatements([{ sql: "bad b", args: [] }]),
+  ]);
+  assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "rejected"]);
+  // Not run again: a full disk or an I/O error fails the batch as before.
+  assert.deepEqual(log, ["COMMIT", "a", "bad b", "ROLLBACK"]);
+});
+
+Deno.test("[group-commit] on SQLite, a declared write that fails half-way leaves nothing; its batch commits", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "paystead-group-commit-" });
+  const store = await openStore<Record<string, never>>(`file:${dir}/test.db`);
+  try {
+    await store.write((trx) => sql`CREATE TABLE t (x INTEGER PRIMARY KEY)`.execute(trx));
+    const insert = (x: number) => ({ sql: "INSERT INTO t (x) VALUES (?)", args: [x] });
+    const gate = store.write(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    const results = await Promise.allSettled([
+      gate,
+      store.writeStatements([insert(1), insert(2)]),
+      store.writeStatements([insert(3), insert(1)]),
+      store.writeStatements([insert(4)]),
+    ]);
+    assert.deepEqual(results.map((result) => result.status), [
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+    ]);
+    assert.match(String((results[2] as PromiseRejectedResult).reason), /UNIQUE|PRIMARY KEY/);
+    const rows = await sql<{ x: number }>`SELECT x FROM t ORDER BY x`.execute(store.db);
+    assert.deepEqual(rows.rows.map((row) => row.x), [1, 2, 4]);
+  } finally {
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("[group-commit] a one-statement write's failure that ended the transaction fails its batch", async () => {
