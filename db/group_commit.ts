@@ -267,7 +267,8 @@ export class GroupCommitWriter<S> {
     let writing = true;
     try {
       if (items.length === 1 || straight) {
-        // A lone write needs no savepoint: its failure rolls back the whole transaction.
+        // No savepoints: a failure rolls back the whole transaction, which for a straight batch
+        // then runs again with them.
         for (const item of items) {
           this.#start(item);
           done.push({ item, value: await item.work(this.#trx) });
