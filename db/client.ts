@@ -74,6 +74,16 @@ export function databaseFilePath(url: string): string | null {
   return isFileUrl(url) ? filePath(url) : null;
 }
 
+/** How messages name a database: a server's URL without its credentials (`?authToken=`). */
+export function databaseName(url: string): string {
+  if (isFileUrl(url)) return url;
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  parsed.search = "";
+  return parsed.toString();
+}
+
 async function ensureParentDirectory(path: string): Promise<void> {
   const slash = path.lastIndexOf("/");
   if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
@@ -166,7 +176,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   } else {
     // Loaded only here: a file database, the default, never needs it (0.6 MiB of live heap).
     const { connectRemote } = await import("./remote_store.ts");
-    const parts = remote = connectRemote(url);
+    const parts = remote = connectRemote(url, databaseName(url));
     reader = parts.reader;
     // NOTE: a lone claim run as an autocommit statement (no interactive transaction) measured no
     // better in the soak (91-104 creates/s against 109-123/s): it waits for the lock all the same.
@@ -174,7 +184,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     closeConnections = () => parts.close();
   }
 
-  const health = new StorageHealth(url);
+  const health = new StorageHealth(databaseName(url), remote?.isUnreachable);
   // NOTE: a probe on a file's writer costs microseconds in a warm transaction; in an interactive
   // transaction on a libSQL server it would be a round trip made while holding the write lock
   // (declared writes there carry the probes in their one request instead).

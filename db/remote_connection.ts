@@ -1,8 +1,11 @@
 import {
+  ClosedError,
   type HttpClient,
+  HttpServerError,
   openHttp,
   type RowsResult,
   type Stream,
+  WebSocketError,
   WsClient,
 } from "@libsql/hrana-client";
 import { WebSocket } from "ws";
@@ -20,6 +23,17 @@ export function hranaEndpoint(url: string): { url: string; authToken?: string } 
   parsed.searchParams.delete("authToken");
   parsed.searchParams.delete("tls");
   return { url: parsed.toString(), authToken };
+}
+
+/**
+ * Whether `error` says the server could not be reached or the connection to it broke, not that
+ * it refused a statement: for the store, the storage is unavailable, as a full disk is for a file.
+ */
+export function isUnreachable(error: unknown): boolean {
+  if (error instanceof ClosedError || error instanceof WebSocketError) return true;
+  if (error instanceof HttpServerError) return error.status >= 500;
+  // Deno's fetch, under the HTTP client, rejects a refused or broken connection so.
+  return error instanceof TypeError && /fetch failed|error sending request/i.test(error.message);
 }
 
 /** A statement in the shape Hrana takes. */

@@ -1,18 +1,21 @@
 import type { WriteBatch } from "./group_commit.ts";
 import type { StatementExecutor } from "./libsql_dialect.ts";
 import { RemoteBatchWriter, type RemoteCommitListeners } from "./remote_batch.ts";
-import { RemoteConnection } from "./remote_connection.ts";
+import { isUnreachable, RemoteConnection } from "./remote_connection.ts";
 import { RemoteReader } from "./remote_reader.ts";
 import { beginRemoteWrite } from "./remote_transaction.ts";
-import type { StorageHealth } from "./storage_health.ts";
+import { type StorageHealth, StorageUnavailableError } from "./storage_health.ts";
 
 /** What a store on a libSQL server is made of. */
 export interface RemoteParts {
+  /** Reads; one the server cannot be reached for fails with `StorageUnavailableError`. */
   reader: StatementExecutor;
   /** Opens an interactive write transaction (the group-commit writer runs one at a time). */
   openBatch(): Promise<WriteBatch>;
   /** The writer of declared writes, one request per batch of them. */
   batchWriter(health: StorageHealth, listeners: RemoteCommitListeners): RemoteBatchWriter;
+  /** Whether a failure says the server could not be reached (see `StorageHealth`). */
+  isUnreachable(error: unknown): boolean;
   close(): void;
 }
 
@@ -20,14 +23,21 @@ export interface RemoteParts {
  * A store's reads, transactions and declared writes on one connection to a libSQL server, each
  * on streams of its own kept open.
  */
-export function connectRemote(url: string): RemoteParts {
+export function connectRemote(url: string, database: string): RemoteParts {
   const connection = new RemoteConnection(url);
   const transactions = connection.keptStream();
+  const reader = new RemoteReader(connection);
   return {
-    reader: new RemoteReader(connection),
+    reader: {
+      execute: (statement) =>
+        reader.execute(statement).catch((error) => {
+          throw isUnreachable(error) ? new StorageUnavailableError(database, error) : error;
+        }),
+    },
     openBatch: () => beginRemoteWrite(transactions),
     batchWriter: (health, listeners) =>
       new RemoteBatchWriter(connection.keptStream(), health, listeners),
+    isUnreachable,
     close: () => connection.close(),
   };
 }

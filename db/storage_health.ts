@@ -57,13 +57,20 @@ function isStorageFailure(error: unknown): boolean {
  */
 export class StorageHealth {
   readonly #database: string;
+  readonly #isUnavailable: (error: unknown) => boolean;
   readonly #listeners = new Set<(writable: boolean, error?: StorageUnavailableError) => void>();
   #probe: (() => Promise<void>) | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #writable = true;
 
-  constructor(database: string) {
+  /**
+   * `database` names it in messages (never with its credentials). `isUnavailable` tells the
+   * failures of the way to the storage (a libSQL server that cannot be reached) from those of
+   * statements; SQLite's storage codes are told apart either way.
+   */
+  constructor(database: string, isUnavailable: (error: unknown) => boolean = () => false) {
     this.#database = database;
+    this.#isUnavailable = isUnavailable;
   }
 
   /** Whether the last write that reached the storage succeeded. */
@@ -86,7 +93,7 @@ export class StorageHealth {
 
   /** Wraps a storage failure as `StorageUnavailableError` and records it; passes others on. */
   classify(error: unknown): unknown {
-    return isStorageFailure(error) ? this.fail(error) : error;
+    return isStorageFailure(error) || this.#isUnavailable(error) ? this.fail(error) : error;
   }
 
   /** Records `error` (a failed fsync, say) as a storage failure. */

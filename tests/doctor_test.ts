@@ -103,3 +103,23 @@ Deno.test("[healthcheck] exits 0 on a ready server and 1 when nothing answers; v
   const version = await runCli(["version"]);
   assert.deepEqual(version, { code: 0, stdout: "paystead 0.13.0 (sandbox)", stderr: "" });
 });
+
+Deno.test("[doctor] a libSQL server that does not answer is named without its authToken", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-doctor-" });
+  try {
+    const port = freePort();
+    const result = await runCli(["doctor"], {
+      DATA_DIR: dataDir,
+      PAYSTEAD_ENV: "sandbox",
+      DATABASE_URL: `http://127.0.0.1:${port}?authToken=not-a-real-token`,
+    });
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr.split("\n").find((line) => line.startsWith("The sandbox database")),
+      `The sandbox database http://127.0.0.1:${port}/ does not answer (client error (Connect): tcp connect error: Connection refused (os error 111)). Fix: Check that the libSQL server runs and the URL and its authToken are right.`,
+    );
+    assert.doesNotMatch(result.stderr, /not-a-real-token/);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

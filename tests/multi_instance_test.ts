@@ -177,6 +177,31 @@ Deno.test({
         // Signed in on B too: the demo owner is sent to choose a password, not to sign in.
         assert.doesNotMatch(onB.headers.get("location") ?? "", /sign-in/);
       });
+
+      await t.step(
+        "with the libSQL server down, the API answers 503 with Retry-After, not 500",
+        async () => {
+          await sandboxDb.stop();
+          for (
+            const [method, path, body] of [
+              ["GET", "/api/v1/payments/pay_000000000000000000000000", undefined],
+              ["POST", "/api/v1/payments", { qrId: offer.qrId }],
+            ] as const
+          ) {
+            const response = await fetch(`${a.url}${path}`, {
+              method,
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+              body: body && JSON.stringify(body),
+            });
+            assert.equal(response.status, 503, `${method} ${path}`);
+            assert.equal((await response.json()).error.code, "storage_unavailable");
+            assert.equal(response.headers.get("retry-after"), "5");
+          }
+          const ready = await fetch(`${a.url}/readyz`);
+          assert.equal(ready.status, 503);
+          await ready.body?.cancel();
+        },
+      );
     } finally {
       await Promise.all(servers.map((server) => server.stop("SIGKILL")));
       await receiver.close();

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { migrate, openStore, type Store } from "../db/client.ts";
+import { databaseName, migrate, openStore, type Store } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
 import { hranaEndpoint, RemoteConnection } from "../db/remote_connection.ts";
 import { RemoteReader } from "../db/remote_reader.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
+import { StorageUnavailableError } from "../db/storage_health.ts";
 import { eventRow } from "./support/event_row.ts";
 import { type SqldServer, startSqld, withSqld } from "./support/sqld.ts";
 
@@ -63,7 +64,7 @@ function remoteStoreTest(
   fn: (store: Store<EnvironmentSchema>, server: SqldServer, dir: string) => Promise<void>,
 ) {
   remoteTest(name, async (server, url, dir) => {
-    const store = await openStore<EnvironmentSchema>(url);
+    const store = await openStore<EnvironmentSchema>(`${url}?authToken=not-a-real-token`);
     try {
       await migrate(store, environmentMigrations);
       await fn(store, server, dir);
@@ -177,18 +178,42 @@ remoteStoreTest(
   },
 );
 
+/** Asserts that `promise` fails as storage that cannot be reached, naming no credentials. */
+async function assertUnavailable(promise: Promise<unknown>): Promise<void> {
+  await assert.rejects(promise, (error) => {
+    assert.ok(error instanceof StorageUnavailableError, String(error));
+    assert.doesNotMatch(error.message, /authToken|not-a-real-token/);
+    return true;
+  });
+}
+
 remoteStoreTest(
   "writes fail while the server is down and go through once it is back",
   async (store, server, dir) => {
     await server.stop();
-    await assert.rejects(store.writeStatements([insertEvent("evt_1")]));
-    await assert.rejects(
+    await assertUnavailable(store.writeStatements([insertEvent("evt_1")]));
+    await assertUnavailable(
       store.write((trx) => trx.insertInto("events").values(eventRow("evt_2")).execute()),
     );
+    await assertUnavailable(store.db.selectFrom("events").selectAll().execute());
+    assert.equal(store.writable, false);
     await withRestarted(server, dir, async () => {
       await store.writeStatements([insertEvent("evt_3")]);
       await store.write((trx) => trx.insertInto("events").values(eventRow("evt_4")).execute());
       assert.deepEqual(await eventIds(store), ["evt_3", "evt_4"]);
+      assert.equal(store.writable, true);
     });
   },
 );
+
+Deno.test("[remote] a server is named in messages without its credentials", () => {
+  assert.equal(
+    databaseName("libsql://db.example.com/?authToken=not-a-real-token&tls=1"),
+    "libsql://db.example.com/",
+  );
+  assert.equal(databaseName("http://user:pw@127.0.0.1:8080/db"), "http://127.0.0.1:8080/db");
+  assert.equal(
+    databaseName("file:/var/lib/paystead/production.db"),
+    "file:/var/lib/paystead/production.db",
+  );
+});

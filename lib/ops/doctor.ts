@@ -1,5 +1,6 @@
-import { databaseFilePath, openStore } from "../../db/client.ts";
+import { databaseFilePath, databaseName, openStore } from "../../db/client.ts";
 import { appliedMigrationNames, inspectDatabase, openFile } from "../../db/inspect.ts";
+import { StorageUnavailableError } from "../../db/storage_health.ts";
 import { accountsMigrations, environmentMigrations } from "../../db/migrations/mod.ts";
 import type { Config } from "../config.ts";
 import { listensPubliclyWithoutProxy } from "../exposure.ts";
@@ -114,7 +115,9 @@ async function checkDatabase(
     }
   } catch (error) {
     return [{
-      what: `The ${name} database ${url} does not answer (${(error as Error).message}).`,
+      what: `The ${name} database ${databaseName(url)} does not answer (${
+        networkError(error instanceof StorageUnavailableError ? error.cause : error)
+      }).`,
       fix: "Check that the libSQL server runs and the URL and its authToken are right.",
     }];
   }
