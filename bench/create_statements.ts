@@ -6,7 +6,7 @@
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { paymentCreateStatements } from "../db/payment_create.ts";
-import type { EventRow, OfferRow, PaymentRow } from "../db/schema.ts";
+import type { EventRow, IdempotencyKeyRow, OfferRow, PaymentRow } from "../db/schema.ts";
 import { newId } from "../lib/ids.ts";
 import { makeTestApp } from "../tests/support/helpers.ts";
 
@@ -32,7 +32,8 @@ try {
   const payment = one<PaymentRow>("SELECT * FROM payments LIMIT 1");
   const offerRow = one<OfferRow>("SELECT * FROM offers LIMIT 1");
   const event = one<EventRow>("SELECT * FROM events LIMIT 1");
-  const key = one<Record<string, string & number>>("SELECT * FROM idempotency_keys LIMIT 1");
+  // The first create completed its key: its stored answer is there.
+  const key = one<IdempotencyKeyRow>("SELECT * FROM idempotency_keys LIMIT 1");
 
   const statementsOfNewCreate = () => {
     const publicId = newId("payment");
@@ -44,9 +45,9 @@ try {
         key: crypto.randomUUID(),
         fingerprint: key.fingerprint,
         lockedUntil: key.locked_until,
-        status: key.response_status,
-        contentType: key.response_content_type,
-        body: key.response_body,
+        status: key.response_status!,
+        contentType: key.response_content_type!,
+        body: key.response_body!,
         createdAt: key.created_at,
       },
     });

@@ -105,6 +105,7 @@ function settle<T>(run: () => T): Promise<T> {
  * on streams kept open (`connectRemote`).
  */
 export async function openStore<S>(url: string): Promise<Store<S>> {
+  const name = databaseName(url);
   let reader: StatementExecutor;
   let openBatch: (oneStatement: boolean) => Promise<WriteBatch>;
   let closeConnections: () => Promise<void> | void;
@@ -176,7 +177,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   } else {
     // Loaded only here: a file database, the default, never needs it (0.6 MiB of live heap).
     const { connectRemote } = await import("./remote_store.ts");
-    const parts = remote = connectRemote(url, databaseName(url));
+    const parts = remote = connectRemote(url, name);
     reader = parts.reader;
     // NOTE: a lone claim run as an autocommit statement (no interactive transaction) measured no
     // better in the soak (91-104 creates/s against 109-123/s): it waits for the lock all the same.
@@ -184,7 +185,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     closeConnections = () => parts.close();
   }
 
-  const health = new StorageHealth(databaseName(url), remote?.isUnreachable);
+  const health = new StorageHealth(name, remote?.isUnreachable);
   // NOTE: a probe on a file's writer costs microseconds in a warm transaction; in an interactive
   // transaction on a libSQL server it would be a round trip made while holding the write lock
   // (declared writes there carry the probes in their one request instead).

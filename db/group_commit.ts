@@ -124,7 +124,7 @@ export class GroupCommitWriter<S> {
 
   /** Runs `work` in a write transaction and resolves once that transaction is durable. */
   write<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
-    return this.#enqueue(work, false, false);
+    return this.#enqueue(work, {});
   }
 
   /**
@@ -133,7 +133,7 @@ export class GroupCommitWriter<S> {
    * crash may lose together with everything after it. Never acknowledge a client on it.
    */
   writeVisible<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
-    return this.#enqueue(work, true, false);
+    return this.#enqueue(work, { visible: true });
   }
 
   /**
@@ -141,7 +141,7 @@ export class GroupCommitWriter<S> {
    * batch it runs without the two native calls of a savepoint. A second statement throws.
    */
   writeStatement<T>(work: (trx: Kysely<S>) => Promise<T>): Promise<T> {
-    return this.#enqueue(work, true, true);
+    return this.#enqueue(work, { visible: true, single: true });
   }
 
   /**
@@ -155,9 +155,7 @@ export class GroupCommitWriter<S> {
         for (const statement of statements) results.push(await this.#current!.execute(statement));
         return results;
       },
-      false,
-      false,
-      true,
+      { declared: true },
     );
   }
 
@@ -176,9 +174,9 @@ export class GroupCommitWriter<S> {
 
   #enqueue<T>(
     work: (trx: Kysely<S>) => Promise<T>,
-    visible: boolean,
-    single: boolean,
-    declared = false,
+    { visible = false, single = false, declared = false }: Partial<
+      Pick<PendingWrite<S>, "visible" | "single" | "declared">
+    >,
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#pending.push({
