@@ -1,31 +1,19 @@
 /**
- * Issue 11's yardstick, on this machine: a framework-free server doing a create's durable work
- * (Deno.serve, node:sqlite, key hash lookup, JSON parse and check, offer read, then the payment,
- * event and idempotency rows Paystead writes, with the same statements on the same schema; one
- * transaction and one WAL fdatasync per group of writes, the writes that arrive during a flush
- * making the next group) beside Paystead's production process and a bare Deno.serve, each under
- * the same wrk.
- * `deno run -A bench/reference_create.ts` (BENCH_SECONDS, default 5; ROUNDS, default 2).
+ * Issue 11's yardstick: a framework-free server doing a create's durable work (Deno.serve,
+ * node:sqlite, key hash lookup, JSON parse and check, offer read, then the payment, event and
+ * idempotency rows Paystead writes, with the same statements on the same schema; one transaction
+ * and one WAL fdatasync per group of writes, the writes that arrive during a flush making the next
+ * group). What it reaches on a machine is what this stack can reach there.
  *
- * `deno run -A bench/reference_create.ts serve DIR PORT` runs the reference server alone on the
- * production database in DIR (made by Paystead, so the schema and its indexes are the same).
+ * `deno run -A bench/reference_server.ts DIR PORT` serves it on the production database in DIR
+ * (made by Paystead, so the schema and its indexes are the same).
  */
 import { createHash } from "node:crypto";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { paymentCreateStatements } from "../db/payment_create.ts";
 import { pendingPaymentRow } from "../lib/payments/mod.ts";
 import type { SqlStatement } from "../db/libsql_dialect.ts";
-import {
-  type ChildServer,
-  freePort,
-  productionApiKey,
-  startBareServer,
-  startPaystead,
-} from "../tests/support/processes.ts";
-import { runWrk, type WrkResult } from "./wrk.ts";
-
-const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
-const ROUNDS = Number(Deno.env.get("ROUNDS") ?? 2);
+import { type ChildServer, freePort, startChild } from "../tests/support/processes.ts";
 
 function serveReference(dir: string, port: number): void {
   const db = new DatabaseSync(`${dir}/production.db`);
@@ -145,101 +133,16 @@ function serveReference(dir: string, port: number): void {
   });
 }
 
-async function pinToCpu0(server: ChildServer): Promise<void> {
-  await new Deno.Command("taskset", {
-    args: ["-a", "-p", "-c", "0", String(server.process.pid)],
-    stdout: "null",
-  }).output();
-}
-
-async function startReference(dir: string): Promise<ChildServer> {
+/** Starts the reference server on the production database in `dir`. */
+export async function startReference(dir: string): Promise<ChildServer> {
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, "serve", dir, String(port)],
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL(import.meta.url).pathname, dir, String(port)],
     stdout: "piped",
     stderr: "piped",
-  }).spawn();
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      await (await fetch(url, { method: "POST", body: "{}" })).body?.cancel();
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    process: child,
-    url,
-    output: () => "",
-    async stop() {
-      child.kill("SIGTERM");
-      await Promise.all([child.stdout.cancel(), child.stderr.cancel()]);
-      return await child.status;
-    },
-  } as unknown as ChildServer;
+  });
+  // Any answer will do: without a key it is a 401 that writes nothing.
+  return await startChild(command, port, "/");
 }
 
-function describe(result: WrkResult): string {
-  return `${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${
-    result.p99Ms.toFixed(1)
-  } ms, non-2xx ${result.nonSuccess}`;
-}
-
-async function compare(): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "paystead-reference-" });
-  const key = await productionApiKey(dir);
-  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-  const paystead = await startPaystead(dir, { PAYSTEAD_ENV: "production" });
-  const offer = await (await fetch(`${paystead.url}/api/v1/qr`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ name: "Reference", amount: 1000, currency: "PLN" }),
-  })).json();
-  await paystead.stop();
-  const create = (url: string, connections: number) =>
-    runWrk({
-      url: `${url}/api/v1/payments`,
-      method: "POST",
-      body: JSON.stringify({ qrId: offer.qrId }),
-      headers,
-      uniqueIdempotencyKey: true,
-      connections,
-      seconds: SECONDS,
-      cpus: "1",
-    });
-  console.log(`server on CPU 0, wrk (one thread) on CPU 1, ${SECONDS} s per figure`);
-  for (let round = 1; round <= ROUNDS; round++) {
-    const bare = await startBareServer();
-    await pinToCpu0(bare);
-    const bareResult = await runWrk({
-      url: bare.url,
-      connections: 32,
-      seconds: SECONDS,
-      cpus: "1",
-    });
-    await bare.stop();
-    console.log(`round ${round}: bare Deno.serve, 32 conn: ${describe(bareResult)}`);
-    for (
-      const [name, start] of [
-        ["reference", () => startReference(dir)],
-        ["Paystead", () => startPaystead(dir, { PAYSTEAD_ENV: "production" })],
-      ] as const
-    ) {
-      const server = await start();
-      await pinToCpu0(server);
-      for (const connections of [32, 1]) {
-        const result = await create(server.url, connections);
-        const share = (result.requestsPerSecond / bareResult.requestsPerSecond * 100).toFixed(1);
-        console.log(
-          `  ${name}, create + key, ${connections} conn: ${describe(result)}, ${share}% of bare`,
-        );
-      }
-      await server.stop();
-    }
-  }
-  await Deno.remove(dir, { recursive: true });
-}
-
-if (Deno.args[0] === "serve") serveReference(Deno.args[1], Number(Deno.args[2]));
-else await compare();
+if (import.meta.main) serveReference(Deno.args[0], Number(Deno.args[1]));
