@@ -177,7 +177,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   } else {
     // Loaded only here: a file database, the default, never needs it (0.6 MiB of live heap).
     const { connectRemote } = await import("./remote_store.ts");
-    const parts = remote = connectRemote(url, name);
+    const parts = remote = connectRemote(url);
     reader = parts.reader;
     // NOTE: a lone claim run as an autocommit statement (no interactive transaction) measured no
     // better in the soak (91-104 creates/s against 109-123/s): it waits for the lock all the same.
@@ -186,6 +186,17 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   }
 
   const health = new StorageHealth(name, remote?.isUnreachable);
+  if (remote) {
+    const serverReader = reader;
+    // A read that cannot reach the server finds the storage unavailable, as a write would:
+    // `/readyz` then says so even while only reads come in.
+    reader = {
+      execute: (statement) =>
+        serverReader.execute(statement).catch((error) => {
+          throw health.classify(error);
+        }),
+    };
+  }
   // NOTE: a probe on a file's writer costs microseconds in a warm transaction; in an interactive
   // transaction on a libSQL server it would be a round trip made while holding the write lock
   // (declared writes there carry the probes in their one request instead).

@@ -4,11 +4,10 @@ import { RemoteBatchWriter, type RemoteCommitListeners } from "./remote_batch.ts
 import { isUnreachable, RemoteConnection } from "./remote_connection.ts";
 import { RemoteReader } from "./remote_reader.ts";
 import { beginRemoteWrite } from "./remote_transaction.ts";
-import { type StorageHealth, StorageUnavailableError } from "./storage_health.ts";
+import type { StorageHealth } from "./storage_health.ts";
 
 /** What a store on a libSQL server is made of. */
 export interface RemoteParts {
-  /** Reads; one the server cannot be reached for fails with `StorageUnavailableError`. */
   reader: StatementExecutor;
   /** Opens an interactive write transaction (the group-commit writer runs one at a time). */
   openBatch(): Promise<WriteBatch>;
@@ -23,17 +22,11 @@ export interface RemoteParts {
  * A store's reads, transactions and declared writes on one connection to a libSQL server, each
  * on streams of its own kept open.
  */
-export function connectRemote(url: string, database: string): RemoteParts {
+export function connectRemote(url: string): RemoteParts {
   const connection = new RemoteConnection(url);
   const transactions = connection.keptStream();
-  const reader = new RemoteReader(connection);
   return {
-    reader: {
-      execute: (statement) =>
-        reader.execute(statement).catch((error) => {
-          throw isUnreachable(error) ? new StorageUnavailableError(database, error) : error;
-        }),
-    },
+    reader: new RemoteReader(connection),
     openBatch: () => beginRemoteWrite(transactions),
     batchWriter: (health, listeners) =>
       new RemoteBatchWriter(connection.keptStream(), health, listeners),

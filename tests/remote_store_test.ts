@@ -206,6 +206,20 @@ remoteStoreTest(
   },
 );
 
+remoteStoreTest(
+  "a read that cannot reach the server marks the storage unavailable, with no write tried",
+  async (store, server, dir) => {
+    await server.stop();
+    await assertUnavailable(store.db.selectFrom("events").selectAll().execute());
+    assert.equal(store.writable, false);
+    await withRestarted(server, dir, async () => {
+      await store.writeStatements([insertEvent("evt_1")]);
+      assert.equal(store.writable, true);
+      assert.deepEqual(await eventIds(store), ["evt_1"]);
+    });
+  },
+);
+
 Deno.test("[remote] a server is named in messages without its credentials", () => {
   assert.equal(
     databaseName("libsql://db.example.com/?authToken=not-a-real-token&tls=1"),
