@@ -247,7 +247,12 @@ async function run(words: string[], options: Options, config: Config): Promise<n
         throw new UsageError("--database must be environment or accounts.");
       }
       const url = database === "accounts" ? config.accountsDatabaseUrl : config.databaseUrl;
-      await backupDatabase(url, out);
+      try {
+        await backupDatabase(url, out);
+      } catch (error) {
+        // What an operator got wrong (no database there, the file exists, no permission): one line.
+        throw new OpsError(`The backup failed: ${(error as Error).message}`);
+      }
       await restrictFile(out);
       console.log(`Wrote a consistent copy of ${url} to ${out}.`);
       return 0;

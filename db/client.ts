@@ -1,3 +1,4 @@
+import { backup as sqliteBackup, DatabaseSync } from "node:sqlite";
 import { Kysely, sql } from "kysely";
 import { type CommitProbe, GroupCommitWriter, type WriteBatch } from "./group_commit.ts";
 import {
@@ -309,15 +310,23 @@ export async function backupDatabase(url: string, outPath: string): Promise<void
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  const connection = new LocalSqliteConnection(filePath(url), {
-    busyTimeoutMs: BUSY_TIMEOUT_MS,
-    readOnly: false,
-    syncOnCommit: true,
-  });
+  const source = filePath(url);
   try {
-    // VACUUM INTO reads one snapshot, so the copy is consistent while the server keeps writing.
-    await connection.execute({ sql: "VACUUM INTO ?", args: [outPath] });
+    await Deno.stat(source);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(`There is no database at ${source}; check --data-dir or DATA_DIR.`);
+    }
+    throw error;
+  }
+  const database = new DatabaseSync(source, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    // NOTE: SQLite's online backup API, not VACUUM INTO: Deno allows VACUUM INTO (an ATTACH) only
+    // to a process with every permission, which the shipped tasks and binaries do not have.
+    // `rate: -1` copies every page in one step under one read transaction, so the copy is one
+    // consistent snapshot while the server keeps writing.
+    await sqliteBackup(database, outPath, { rate: -1 });
   } finally {
-    connection.close();
+    database.close();
   }
 }

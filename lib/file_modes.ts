@@ -7,7 +7,7 @@ const PRIVATE_DIRECTORY_MODE = 0o700;
 
 /**
  * Makes every file and folder this process creates from now on private to its user (umask 077),
- * whoever creates it: SQLite's WAL and shm, VACUUM INTO's backups, exports.
+ * whoever creates it: SQLite's WAL and shm, backups, exports.
  */
 export function restrictUmask(): void {
   if (Deno.build.os !== "windows") Deno.umask(0o077);

@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { demoApiKey, freePort, runCli, startPaystead } from "./support/processes.ts";
-
-const root = new URL("../", import.meta.url).pathname;
+import { demoApiKey, freePort, runCli, shippedArgs, startPaystead } from "./support/processes.ts";
 
 /** A request the local receiver got. */
 interface Received {
@@ -20,7 +18,7 @@ class ListenProcess {
 
   constructor(args: string[]) {
     const process = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${root}main.ts`, "listen", ...args],
+      args: shippedArgs("cli", ["listen", ...args]),
       env: { PUBLIC_URL: "http://127.0.0.1:1" },
       stdout: "piped",
       stderr: "inherit",

@@ -24,7 +24,7 @@ async function copyAndCheck(request: BackupRequest): Promise<BackupAnswer> {
   }
 }
 
-// NOTE: VACUUM INTO and integrity_check are synchronous native calls that take about a second
+// NOTE: the backup copy and integrity_check are synchronous native calls that take about a second
 // per 50 MB; run here, off the server's event loop, they never stall a request.
 (self as unknown as Worker).onmessage = async (event: MessageEvent<BackupRequest>) => {
   (self as unknown as Worker).postMessage(await copyAndCheck(event.data));

@@ -1,5 +1,5 @@
 /** Runs `main.ts fake-payu` as a child process and drives it through /__fake. */
-import { freePort, waitForUrl } from "./processes.ts";
+import { freePort, shippedArgs, waitForUrl } from "./processes.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -19,7 +19,7 @@ export interface FakePayuProcess {
 export async function startFakePayuProcess(flags: string[] = []): Promise<FakePayuProcess> {
   const port = freePort();
   const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}main.ts`, "fake-payu", "--port", String(port), ...flags],
+    args: shippedArgs("cli", ["fake-payu", "--port", String(port), ...flags]),
     stdout: "piped",
     stderr: "piped",
     cwd: root,

@@ -40,10 +40,35 @@ export interface ChildServer {
 
 const root = new URL("../../", import.meta.url).pathname;
 
-/** The V8 flags `deno task start` runs with (the heap bounds): tests and benchmarks use them too. */
-export const V8_FLAGS =
-  /--v8-flags=\S+/.exec(JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks.start)?.[0] ??
-    "";
+/** The `deno.json` tasks that run a Paystead process, each standing for a way it ships. */
+export type ShippedTask = "start" | "cli";
+
+const TASKS = JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks as Record<string, string>;
+
+/**
+ * The flags `deno task <task>` runs `main.ts` with (permissions and V8 flags), read from
+ * `deno.json`: a test runs the product under what ships, never `--allow-all`, so a thing that only
+ * works with every permission fails here as it would for a merchant.
+ */
+export function shippedFlags(task: ShippedTask): string[] {
+  const words = TASKS[task].split(/\s+/);
+  const flags = words.slice(words.indexOf("run") + 1, words.indexOf("main.ts"));
+  if (flags.some((flag) => flag === "-A" || flag === "--allow-all")) {
+    throw new Error(`the ${task} task grants every permission; it must name each one`);
+  }
+  return flags;
+}
+
+/** The arguments that run `deno task <task> <args>` (the start task's `serve` included). */
+export function shippedArgs(task: ShippedTask, args: string[]): string[] {
+  const words = TASKS[task].split(/\s+/);
+  const commands = words.slice(words.indexOf("main.ts") + 1);
+  return ["run", ...shippedFlags(task), `${root}main.ts`, ...commands, ...args];
+}
+
+/** The V8 flags `deno task start` runs with (the heap bounds): benchmarks use them too. */
+export const V8_FLAGS = shippedFlags("start").find((flag) => flag.startsWith("--v8-flags=")) ??
+  "";
 
 /**
  * Production's PayU settings in tests: PayU's public sandbox POS, which the fake PayU accepts.
@@ -74,8 +99,7 @@ export function paysteadCommand(
   port: number,
 ): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", V8_FLAGS, "-A", `${root}main.ts`, "serve", "--port", String(port)]
-      .concat(["--data-dir", dataDir]),
+    args: shippedArgs("start", ["--port", String(port), "--data-dir", dataDir]),
     env: {
       LOG_LEVEL: "warn",
       LISTEN_HOST: "127.0.0.1",
@@ -103,9 +127,10 @@ export async function startPaysteadWithFileLimit(
   env: Record<string, string> = {},
   port = freePort(),
 ): Promise<ChildServer> {
-  const serve = [Deno.execPath(), "run", V8_FLAGS, "-A", `${root}main.ts`, "serve"]
-    .concat(["--port", String(port)])
-    .concat(["--data-dir", dataDir]).map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(" ");
+  const serve = [Deno.execPath()]
+    .concat(shippedArgs("start", ["--port", String(port), "--data-dir", dataDir])).map((arg) =>
+      `'${arg.replaceAll("'", "'\\''")}'`
+    ).join(" ");
   const command = new Deno.Command("sh", {
     args: ["-c", `ulimit -n ${fileLimit} && exec ${serve}`],
     env: {
@@ -189,7 +214,7 @@ export async function demoApiKey(server: ChildServer): Promise<string> {
 /** Runs a CLI command (`main.ts <args>`) to completion; returns its exit code and output. */
 export async function runCli(args: string[], env: Record<string, string> = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}main.ts`, ...args],
+    args: shippedArgs("cli", args),
     env,
     stdout: "piped",
     stderr: "piped",
