@@ -76,6 +76,23 @@ interface InvitationsTable {
   revoked_at: number | null;
 }
 
+/** Who a customer pays: one row per organisation (accounts migration 0003). */
+interface BusinessDetailsTable {
+  org_id: number;
+  legal_name: string;
+  address_line1: string;
+  address_line2: string | null;
+  postal_code: string;
+  city: string;
+  country: string;
+  tax_id: string | null;
+  contact_email: string;
+  contact_phone: string | null;
+  default_language: string;
+  invoice_requests: number;
+  updated_at: number;
+}
+
 /** The accounts database, shared by both environments. */
 export interface AccountsSchema {
   schema_migrations: SchemaMigrationsTable;
@@ -85,6 +102,7 @@ export interface AccountsSchema {
   panel_sessions: PanelSessionsTable;
   sign_in_throttle: SignInThrottleTable;
   invitations: InvitationsTable;
+  business_details: BusinessDetailsTable;
 }
 
 interface ApiKeysTable {
@@ -283,6 +301,8 @@ export interface CheckoutSessionsTable {
   version: Generated<number>;
   completed_at: number | null;
   expired_at: number | null;
+  /** The language asked for, `pl` or `en`; null for `auto` (migration 0009). */
+  locale: Generated<string | null>;
 }
 
 interface CheckoutSettingsTable {
@@ -451,6 +471,7 @@ export type MembershipRow = Selectable<MembershipsTable>;
 export type PanelSessionRow = Selectable<PanelSessionsTable>;
 export type SignInThrottleRow = Selectable<SignInThrottleTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
+export type BusinessDetailsRow = Selectable<BusinessDetailsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type OfferRow = Selectable<OffersTable>;
 export type NewOffer = Insertable<OffersTable>;

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import * as accounts0001 from "./accounts/0001_init.ts";
 import * as accounts0002 from "./accounts/0002_panel.ts";
+import * as accounts0003 from "./accounts/0003_business_details.ts";
 import * as environment0001 from "./environment/0001_init.ts";
 import * as environment0002 from "./environment/0002_webhooks.ts";
 import * as environment0003 from "./environment/0003_checkout.ts";
@@ -9,6 +10,7 @@ import * as environment0005 from "./environment/0005_panel.ts";
 import * as environment0006 from "./environment/0006_payment_attempts.ts";
 import * as environment0007 from "./environment/0007_devtools.ts";
 import * as environment0008 from "./environment/0008_operations.ts";
+import * as environment0009 from "./environment/0009_customers.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
 export interface Migration {
@@ -21,6 +23,7 @@ export interface Migration {
 export const accountsMigrations: Record<string, Migration> = {
   "0001_init": accounts0001,
   "0002_panel": accounts0002,
+  "0003_business_details": accounts0003,
 };
 
 /** Migrations of each environment database, applied in key order. */
@@ -33,4 +36,5 @@ export const environmentMigrations: Record<string, Migration> = {
   "0006_payment_attempts": environment0006,
   "0007_devtools": environment0007,
   "0008_operations": environment0008,
+  "0009_customers": environment0009,
 };
