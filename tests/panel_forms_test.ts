@@ -120,3 +120,36 @@ Deno.test("[panel reference] the OpenAPI document becomes operations, fields and
   ]);
   assert.deepEqual(reference.schemas.map((schema) => schema.name), ["Thing", "Tag"]);
 });
+
+Deno.test("[panel forms] a curl with a query runs in bash as shown and asks for that URL", async () => {
+  const asked: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    asked.push(`${request.url} ${request.headers.get("authorization")}`);
+    return Response.json({ data: [] });
+  });
+  try {
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const command = curlCommand(
+      base,
+      "GET",
+      "/api/v1/events?type=checkout.session.completed&limit=1",
+    );
+    assert.equal(
+      command.split("\n")[0],
+      `curl '${base}/api/v1/events?type=checkout.session.completed&limit=1' \\`,
+    );
+    const run = await new Deno.Command("bash", {
+      args: ["-c", command],
+      env: { PAYSTEAD_KEY: "sk_sandbox_test" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    assert.equal(new TextDecoder().decode(run.stdout), '{"data":[]}');
+    assert.deepEqual(asked, [
+      `${base}/api/v1/events?type=checkout.session.completed&limit=1 Bearer sk_sandbox_test`,
+    ]);
+  } finally {
+    await server.shutdown();
+  }
+});

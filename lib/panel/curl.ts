@@ -19,7 +19,11 @@ export function curlCommand(
 ): string {
   // -d makes curl POST; every other method is spelled out.
   const implied = method === "GET" || (method === "POST" && body !== undefined);
-  const lines = [`curl ${implied ? "" : `-X ${method} `}${baseUrl}${path}`];
+  const url = `${baseUrl}${path}`;
+  // NOTE: a query's `&` (or `?`, `*`, `;`) means something to the shell; quoted only when it must
+  // be, so plain URLs stay as people type them.
+  const shown = /^[\w:/.%~=-]+$/.test(url) ? url : shellQuote(url);
+  const lines = [`curl ${implied ? "" : `-X ${method} `}${shown}`];
   lines.push(`  -H "Authorization: Bearer $PAYSTEAD_KEY"`);
   if (body !== undefined) {
     lines.push(`  -H "Content-Type: application/json"`);
