@@ -81,6 +81,7 @@ const OPTIONS = {
   "api-key": { type: "string" },
   host: { type: "string" },
   headers: { type: "string", multiple: true },
+  endpoint: { type: "string" },
   help: { type: "boolean", short: "h" },
   from: { type: "string" },
   verify: { type: "boolean" },

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
+import { verifyWebhook } from "../examples/verify_webhook.ts";
 import { demoApiKey, freePort, runCli, shippedArgs, startPaystead } from "./support/processes.ts";
 
 /** A request the local receiver got. */
@@ -175,6 +176,75 @@ Deno.test("[cli] listen forwards every event once, in order, across restarts; tr
       /Unknown event 'payment\.done'\. Known events:\n {2}payment\.succeeded/,
     );
     assert.match(unknown.stdout, /subscription\.past_due/);
+  } finally {
+    await receiver.shutdown();
+    await server.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("[cli] listen --endpoint signs with that endpoint's secret, so the README's receiver verifies it", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-listen-endpoint-" });
+  const server = await startPaystead(`${dataDir}/server`);
+  const verdicts: string[] = [];
+  let endpointSecret = "";
+  const receiverPort = freePort();
+  const receiver = Deno.serve(
+    { port: receiverPort, hostname: "127.0.0.1", onListen() {} },
+    async (request) => {
+      const event = await verifyWebhook<{ type: string }>(
+        await request.text(),
+        request.headers,
+        endpointSecret,
+      ).catch(() => null);
+      // The endpoint's own deliveries arrive too, on another path: only listen's count here.
+      if (new URL(request.url).pathname === "/listen") {
+        verdicts.push(event ? event.type : "invalid signature");
+      }
+      return new Response(null, { status: event ? 204 : 400 });
+    },
+  );
+  const apiKey = await demoApiKey(server);
+  const api = (path: string, body?: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then((response) => response.json());
+  const forwardTo = `http://127.0.0.1:${receiverPort}/listen`;
+  const common = ["--forward-to", forwardTo, "--api-key", apiKey, "--host", server.url];
+  try {
+    const endpoint = await api("/api/v1/webhook-endpoints", {
+      url: `http://127.0.0.1:${receiverPort}/webhooks`,
+    });
+    endpointSecret = endpoint.secret;
+    const offer = await api("/api/v1/qr", { name: "Tea", amount: 900, currency: "PLN" });
+
+    // Without --endpoint, listen says its secret is its own.
+    let listener = new ListenProcess([...common, "--data-dir", `${dataDir}/own`]);
+    await listener.waitFor(/^Connected\.$/m);
+    assert.match(listener.output, /This is listen's own secret, not a webhook endpoint's/);
+    await api("/api/v1/payments", { qrId: offer.qrId });
+    await listener.waitFor(/<-- 400 /);
+    await listener.stop("SIGKILL");
+    assert.equal(verdicts.at(-1), "invalid signature");
+
+    listener = new ListenProcess([
+      ...common,
+      "--data-dir",
+      `${dataDir}/endpoint`,
+      "--endpoint",
+      endpoint.id,
+    ]);
+    await listener.waitFor(/^Connected\.$/m);
+    assert.match(
+      listener.output,
+      new RegExp(`Signing with the secret of webhook endpoint ${endpoint.id}`),
+    );
+    await api("/api/v1/payments", { qrId: offer.qrId });
+    await listener.waitFor(/<-- 204 /);
+    assert.equal((await listener.stop("SIGINT")).code, 0);
+    assert.equal(verdicts.at(-1), "payment.created");
   } finally {
     await receiver.shutdown();
     await server.stop();

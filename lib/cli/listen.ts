@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { generateSigningSecret, webhookHeaders } from "../webhooks/signing.ts";
-import { ApiCallError, type ApiTarget, authHeaders, failure } from "./api_client.ts";
+import { ApiCallError, type ApiTarget, authHeaders, callApi, failure } from "./api_client.ts";
 import { SseParser } from "./sse.ts";
 
 /** How `listen` runs: where it reads, where it forwards, and where it keeps its state. */
@@ -13,6 +13,8 @@ interface ListenOptions extends ApiTarget {
   headers?: Record<string, string>;
   /** The folder holding the secret and the last forwarded event id. */
   stateDir: string;
+  /** Sign with this webhook endpoint's secret (`we_...`) instead of listen's own. */
+  endpointId?: string;
   print: (line: string) => void;
   /** Aborting stops listening after the event in flight. */
   signal: AbortSignal;
@@ -130,7 +132,26 @@ export async function listen(options: ListenOptions): Promise<void> {
     { secret: generateSigningSecret(), cursors: {} };
   await writeState(path, state);
   const key = cursorKey(options);
-  options.print(`Ready. Webhook signing secret: ${state.secret} (kept in ${path})`);
+  let secret = state.secret;
+  if (options.endpointId) {
+    const endpoint = encodeURIComponent(options.endpointId);
+    ({ secret } = await callApi<{ secret: string }>(
+      options,
+      "GET",
+      `/api/v1/webhook-endpoints/${endpoint}/secret`,
+    ));
+    options.print(
+      `Ready. Signing with the secret of webhook endpoint ${options.endpointId}, as its ` +
+        "deliveries are: a receiver set up with that secret verifies these.",
+    );
+  } else {
+    // NOTE: a receiver set up with an endpoint's secret rejects these: say so where it shows.
+    options.print(`Ready. Webhook signing secret: ${state.secret} (kept in ${path})`);
+    options.print(
+      "This is listen's own secret, not a webhook endpoint's: give it to your receiver while " +
+        "you test, or pass --endpoint we_... to sign with that endpoint's secret.",
+    );
+  }
   options.print(`Forwarding events to ${options.forwardTo}; Ctrl-C stops.`);
 
   const query = options.events ? `?types=${encodeURIComponent(options.events.join(","))}` : "";
@@ -166,7 +187,7 @@ export async function listen(options: ListenOptions): Promise<void> {
         for await (const chunk of response.body!) {
           for (const message of parser.push(decoder.decode(chunk, { stream: true }))) {
             if (message.kind !== "event" || message.id === null) continue;
-            await forward(options, state.secret, {
+            await forward(options, secret, {
               id: message.id,
               type: message.event ?? "",
               body: message.data,

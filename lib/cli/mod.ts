@@ -10,12 +10,15 @@ interface DevtoolOptions {
   "api-key"?: string;
   host?: string;
   headers?: string[];
+  endpoint?: string;
 }
 
 /** Usage of the developer tools, for main.ts's help. */
 export const DEVTOOLS_USAGE =
   `  listen --forward-to URL [--events payment.*,...] [--api-key K] [--host URL]
-         [--headers Name:Value]...   forward the key's events to a local URL, signed
+         [--headers Name:Value]... [--endpoint we_...]
+                                    forward the key's events to a local URL, signed with
+                                    listen's own secret or that endpoint's
   trigger EVENT [--api-key K] [--host URL]
                                     make EVENT happen in the sandbox through the API`;
 
@@ -70,6 +73,7 @@ async function runListen(options: DevtoolOptions, config: Config): Promise<numbe
       events: options.events?.split(",").map((type) => type.trim()).filter(Boolean),
       headers,
       stateDir: config.dataDir,
+      endpointId: options.endpoint,
       print: (line) => console.log(line),
       signal: stop.signal,
     });
