@@ -42,9 +42,20 @@ function forgetNotice(): void {
   history.replaceState(history.state, "", url);
 }
 
+/** Ticking an event box in a webhook form chooses "Only the events ticked below" with it. */
+function eventsFollowTicks(root: Document): void {
+  root.addEventListener("change", (event) => {
+    const box = event.target as HTMLInputElement;
+    if (box.name !== "events" || !box.checked || !box.form) return;
+    const some = box.form.querySelector<HTMLInputElement>('input[name="scope"][value="some"]');
+    if (some) some.checked = true;
+  });
+}
+
 /** Applies the behaviours to the page. */
 export function enhance(): void {
   localTimes(document);
   submitOnce(document);
+  eventsFollowTicks(document);
   forgetNotice();
 }

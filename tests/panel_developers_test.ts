@@ -163,6 +163,21 @@ Deno.test("[panel webhooks] add, edit, test, log, resend, reveal, rotate, disabl
       });
       assert.equal(none.status, 400);
       assert.match(pageText(await none.text()), /Tick at least one event, or choose all events\./);
+      // "All events" with boxes ticked is ambiguous: refused, nothing saved.
+      const both = await agent.post("/panel/developers/webhooks", {
+        url: receiver.url,
+        scope: "all",
+        events: ["payment.succeeded"],
+      });
+      assert.equal(both.status, 400);
+      assert.match(
+        pageText(await both.text()),
+        /You chose All events and ticked some events: choose Only the events ticked below/,
+      );
+      assert.equal(
+        (await (await t.request("GET", "/api/v1/webhook-endpoints")).json()).data.length,
+        0,
+      );
       const added = await agent.post("/panel/developers/webhooks", {
         url: receiver.url,
         description: "Shop backend",

@@ -66,7 +66,18 @@ export interface EndpointFormInput {
 }
 
 function eventsOf(input: EndpointFormInput): string[] {
-  if (input.scope !== "some") return ["*"];
+  if (input.scope !== "some") {
+    // NOTE: "All events" with boxes ticked is two answers; saving either would surprise someone.
+    if (input.events.length > 0) {
+      throw new ApiError(
+        "parameter_invalid",
+        "You chose All events and ticked some events: choose Only the events ticked below to " +
+          "get just those, or untick them to get all events.",
+        { param: "events" },
+      );
+    }
+    return ["*"];
+  }
   if (input.events.length === 0) {
     throw new ApiError("parameter_invalid", "Tick at least one event, or choose all events.", {
       param: "events",
