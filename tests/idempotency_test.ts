@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { insertIdempotencyKey } from "../db/idempotency_keys.ts";
-import { requestFingerprint } from "../lib/idempotency.ts";
+import { claimIdempotencyKey, IdempotentRequest, requestFingerprint } from "../lib/idempotency.ts";
+import { createOffer } from "../lib/offers.ts";
+import { orgContextOnClock } from "../lib/sandbox_clock.ts";
 import type { AuthorizationAnswer, AuthorizationRequest } from "../lib/providers/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import {
@@ -220,6 +222,49 @@ Deno.test("[idempotency] failed requests are not stored, so the key can be used 
       { key: "n", status: "COMPLETED" },
       { key: "v", status: "COMPLETED" },
     ]);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[idempotency] a request that answers 4xx after its write keeps nothing of it", async (t) => {
+  // No route refuses after writing today; the key's contract must still hold when one does, so
+  // this runs a real service's write under the key exactly as the middleware does.
+  const app = await makeTestApp();
+  try {
+    const body = { name: "Tea", amount: 900, currency: "PLN" };
+    const fingerprint = requestFingerprint("POST", "/api/v1/qr", body);
+    const offerCount = async () =>
+      (await (await app.request("GET", "/api/v1/qr")).json()).data.length;
+    for (const status of [400, 404, 409, 422]) {
+      await t.step(`${status}`, async () => {
+        const key = `refused-${status}`;
+        const before = await offerCount();
+        const claim = await claimIdempotencyKey(app.store, {
+          orgId: app.orgId,
+          key,
+          fingerprint,
+          now: app.clock.now(),
+        });
+        assert.equal(claim.kind, "claimed");
+        if (claim.kind !== "claimed") return;
+        const request = new IdempotentRequest(app.store, claim);
+        const ctx = await orgContextOnClock(app.services, app.orgId);
+        const written = await createOffer({ ...ctx, write: request.write }, body);
+        assert.match(written.public_id, /^qr_/);
+        await request.finish({
+          status,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "refused_after_writing" } }),
+        });
+        assert.equal(await offerCount(), before);
+        // The key is free again: a retry runs the request instead of replaying the refusal.
+        const retry = await post(app, "/api/v1/qr", body, key);
+        assert.equal(retry.status, 201);
+        assert.equal(retry.headers.get("idempotent-replayed"), null);
+        assert.equal(await offerCount(), before + 1);
+      });
+    }
   } finally {
     await app.close();
   }

@@ -410,6 +410,34 @@ Deno.test("[payments] an unpaid payment expires at expiresAt", async () => {
   }
 });
 
+Deno.test("[payments] a payment past its expiresAt cannot be canceled, even before the sweep", async () => {
+  const app = await makeTestApp();
+  try {
+    const offer = await createTestOffer(app);
+    const payment = await createTestPayment(app, offer.qrId, { expiresInMinutes: 1 });
+    app.clock.advance(60_000);
+    await expectError(
+      await app.request("POST", `/api/v1/payments/${payment.paymentId}/cancel`),
+      409,
+      "conflict",
+      "payment_expired",
+      `The payment '${payment.paymentId}' expired at 2026-11-21T10:01:00.000Z.`,
+    );
+    assert.deepEqual((await events(app)).map((event) => event.type), ["payment.created"]);
+    await app.services.scheduler.runDue();
+    const expired = Payment.parse(
+      await (await app.request("GET", `/api/v1/payments/${payment.paymentId}`)).json(),
+    );
+    assert.equal(expired.status, "EXPIRED");
+    assert.deepEqual((await events(app)).map((event) => event.type), [
+      "payment.created",
+      "payment.expired",
+    ]);
+  } finally {
+    await app.close();
+  }
+});
+
 Deno.test("[payments] of two concurrent completes one wins and the other is 409", async () => {
   const app = await makeTestApp();
   try {

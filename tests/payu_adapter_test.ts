@@ -9,6 +9,7 @@ import { insertOffer } from "../db/offers.ts";
 import { openStore } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { silentLogger } from "../lib/log.ts";
+import { reconcileAtStart } from "../lib/payments/reconcile.ts";
 import { createApp } from "../routes/app.ts";
 import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import {
@@ -18,6 +19,7 @@ import {
   type TestApp,
 } from "./support/helpers.ts";
 import { pageText, signedInApp } from "./support/panel_helpers.ts";
+import { waitFor } from "./support/payu_fake_helpers.ts";
 
 /** What a browser on the hosted page sends with the island's code submission. */
 const SAME_ORIGIN = {
@@ -430,6 +432,77 @@ Deno.test("[payu] duplicate and out-of-order notifications change nothing", asyn
   }
 });
 
+Deno.test("[payu] an order WAITING_FOR_CONFIRMATION is not paid: PayU may still cancel it", async (s) => {
+  await s.step("by notification: PROCESSING until PayU decides, then FAILED", async () => {
+    const { t, payu, paymentId } = await production({
+      switches: { dropNotifications: true, confirmTimeoutMs: null },
+    });
+    try {
+      await enterCode(t, paymentId, "123456");
+      const [order] = payu.orders();
+      const waiting = orderNotification(order, "WAITING_FOR_CONFIRMATION");
+      const key = PAYU_SANDBOX_POS.secondKey;
+      const response = await postNotification(t, waiting, signNotification(waiting, key));
+      assert.equal(response.status, 200);
+      assert.equal((await paymentOf(t, paymentId)).status, "PROCESSING");
+      assert.equal((await attemptsOf(t, paymentId))[0].status, "OPEN");
+      assert.equal(payu.decide(order.orderId, "CANCELED"), true);
+      await settle(t, MINUTE);
+      const payment = await paymentOf(t, paymentId);
+      assert.equal(payment.status, "FAILED");
+      assert.deepEqual(await eventTypes(t), [
+        "payment.created",
+        "payment.processing",
+        "payment.failed",
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+  await s.step(
+    "by asking PayU: PROCESSING while it waits, SUCCEEDED once it completes",
+    async () => {
+      let waiting = true;
+      // PayU's answer about the order says WAITING_FOR_CONFIRMATION until the test lets it go.
+      const holding = (fake: Fetch): Fetch => async (request) => {
+        const response = await fake(request);
+        const path = new URL(request.url).pathname;
+        if (!waiting || request.method !== "GET" || !/^\/api\/v2_1\/orders\/[^/]+$/.test(path)) {
+          return response;
+        }
+        const body = await response.json();
+        for (const order of body.orders) order.status = "WAITING_FOR_CONFIRMATION";
+        return new Response(JSON.stringify(body), {
+          status: response.status,
+          headers: response.headers,
+        });
+      };
+      const { t, paymentId } = await production({
+        switches: { dropNotifications: true },
+        fetch: holding,
+      });
+      try {
+        await enterCode(t, paymentId, "777123");
+        await settle(t, MINUTE);
+        assert.equal((await paymentOf(t, paymentId)).status, "PROCESSING");
+        await settle(t, MINUTE);
+        assert.equal((await paymentOf(t, paymentId)).status, "PROCESSING");
+        assert.equal((await attemptsOf(t, paymentId))[0].status, "OPEN");
+        waiting = false;
+        await settle(t, MINUTE);
+        assert.equal((await paymentOf(t, paymentId)).status, "SUCCEEDED");
+        assert.deepEqual(await eventTypes(t), [
+          "payment.created",
+          "payment.processing",
+          "payment.succeeded",
+        ]);
+      } finally {
+        await t.close();
+      }
+    },
+  );
+});
+
 Deno.test("[payu] without notifications the payment is settled by asking PayU", async (s) => {
   await s.step("completed: SUCCEEDED after a minute", async () => {
     const { t, paymentId } = await production({ switches: { dropNotifications: true } });
@@ -533,6 +606,65 @@ Deno.test("[payu] a refused connection fails the attempt; the payment stays paya
   }
 });
 
+Deno.test("[payu] a late answer about an attempt that already ended moves nothing", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closedPort = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  let refuse = true;
+  const refusing = (fake: Fetch): Fetch => (request) => {
+    const url = new URL(request.url);
+    if (refuse && url.pathname === "/api/v2_1/orders") {
+      return fetch(`http://127.0.0.1:${closedPort}${url.pathname}`, { method: "POST" });
+    }
+    return fake(request);
+  };
+  const { t, payu, paymentId } = await production({ fetch: refusing });
+  try {
+    assert.equal(
+      (await enterCode(t, paymentId, "777123")).body.failureCode,
+      "provider_unavailable",
+    );
+    const [ended] = await attemptsOf(t, paymentId);
+    assert.equal(ended.status, "FAILED");
+    // A signed notification naming the ended attempt, as a stray or replayed one would.
+    const key = PAYU_SANDBOX_POS.secondKey;
+    for (const status of ["PENDING", "WAITING_FOR_CONFIRMATION", "COMPLETED"]) {
+      const stale = JSON.stringify({
+        order: {
+          orderId: "STALE0RDER0000000000",
+          extOrderId: ended.public_id,
+          orderCreateDate: new Date(t.clock.now()).toISOString(),
+          notifyUrl: "https://api.paystead.test/providers/payu/notify",
+          customerIp: "127.0.0.1",
+          merchantPosId: PAYU_SANDBOX_POS.posId,
+          description: "Coffee",
+          currencyCode: "PLN",
+          totalAmount: "1250",
+          products: [{ name: "Coffee", unitPrice: "1250", quantity: "1" }],
+          status,
+        },
+      });
+      const response = await postNotification(t, stale, signNotification(stale, key));
+      assert.equal(response.status, 200);
+      assert.equal((await paymentOf(t, paymentId)).status, "PENDING", status);
+    }
+    const [after] = await attemptsOf(t, paymentId);
+    assert.equal(after.status, "FAILED");
+    assert.equal(after.failure_code, "provider_unavailable");
+    assert.equal(after.provider_ref, null);
+    assert.deepEqual(await eventTypes(t), ["payment.created"]);
+
+    // The payment is still the customer's to pay, and nothing waits on a poll that never comes.
+    refuse = false;
+    assert.equal((await enterCode(t, paymentId, "777123")).status, 200);
+    await settle(t);
+    assert.equal((await paymentOf(t, paymentId)).status, "SUCCEEDED");
+    assert.equal(payu.orders().length, 1);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("[payu] a second code while the first is with PayU is 409, one order only", async () => {
   const { t, payu, paymentId } = await production({ switches: { responseDelayMs: 100 } });
   try {
@@ -625,6 +757,46 @@ Deno.test("[payu] refunds go through PayU's refunds API and wait for its word", 
       await t.close();
     }
   });
+  for (const status of [500, 503, 408] as const) {
+    await s.step(
+      `${status}: unknown, the amount stays reserved; sent again, refunded once`,
+      async () => {
+        const { t, payu, paymentId } = await paid({
+          apiErrorStatus: status,
+          apiErrorRemaining: 1,
+        });
+        try {
+          const refund =
+            await (await t.request("POST", `/api/v1/payments/${paymentId}/refunds`, {}))
+              .json();
+          await settle(t);
+          let current = await (await t.request("GET", `/api/v1/refunds/${refund.refundId}`)).json();
+          assert.equal(current.status, "PENDING");
+          assert.equal(current.failureCode, null);
+          assert.equal(payu.refunds().length, 0);
+          // PayU may have paid it out: the amount is not given back, so it cannot go out twice.
+          assert.equal((await paymentOf(t, paymentId)).amountRefunded, 1250);
+          const again = await t.request("POST", `/api/v1/payments/${paymentId}/refunds`, {});
+          assert.equal(again.status, 400);
+          assert.equal((await again.json()).error.code, "refund_exceeds_payment");
+
+          await settle(t, MINUTE);
+          current = await (await t.request("GET", `/api/v1/refunds/${refund.refundId}`)).json();
+          assert.equal(current.status, "SUCCEEDED");
+          assert.equal(payu.refunds().length, 1);
+          assert.equal(payu.refunds()[0].extRefundId, refund.refundId);
+          assert.equal((await paymentOf(t, paymentId)).amountRefunded, 1250);
+          const types = await eventTypes(t);
+          assert.deepEqual(types.filter((type) => type.startsWith("refund.")), [
+            "refund.created",
+            "refund.succeeded",
+          ]);
+        } finally {
+          await t.close();
+        }
+      },
+    );
+  }
   await s.step("no notification: the refund's status is asked after a minute", async () => {
     const { t, payu, paymentId } = await paid({ dropNotifications: true });
     try {
@@ -756,6 +928,62 @@ Deno.test("[payu] two processes reconciling at once ask PayU about an attempt on
       1,
     );
   } finally {
+    await other.services.scheduler.stop();
+    await other.webhooks.stop();
+    await store.close();
+    await accounts.close();
+    await t.close();
+  }
+});
+
+Deno.test("[payu] an order still on its way to PayU is not declared absent by another process", async () => {
+  // The first order is held on its way to PayU (a slow network) while another process starts
+  // and, as every start does, asks PayU at once about each open attempt.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let sent = false;
+  const slow = (fake: Fetch): Fetch => async (request) => {
+    if (
+      !sent && request.method === "POST" && new URL(request.url).pathname === "/api/v2_1/orders"
+    ) {
+      sent = true;
+      await held;
+    }
+    return await fake(request);
+  };
+  const { t, payu, paymentId } = await production({ fetch: slow });
+  const store = await openStore<EnvironmentSchema>(t.config.databaseUrl);
+  const accounts = await openStore<AccountsSchema>(t.config.accountsDatabaseUrl);
+  const other = createApp({
+    config: t.config,
+    store,
+    accounts,
+    clock: t.clock,
+    payu: { fetch: slow(payu.fetch) },
+    log: silentLogger,
+  });
+  try {
+    const entering = enterCode(t, paymentId, "777123");
+    await waitFor(() => sent);
+    await reconcileAtStart(other.services);
+    await other.services.scheduler.runDue();
+    const [attempt] = await attemptsOf(t, paymentId);
+    assert.equal(attempt.status, "OPEN");
+    assert.equal(attempt.failure_code, null);
+    assert.equal((await paymentOf(t, paymentId)).status, "PENDING");
+    // The customer cannot start a second charge while the first may still go through.
+    const second = await enterCode(t, paymentId, "777456");
+    assert.equal(second.status, 409);
+    assert.equal(second.body.error.code, "payment_processing");
+
+    release();
+    assert.equal((await entering).status, 200);
+    await settle(t);
+    assert.equal((await paymentOf(t, paymentId)).status, "SUCCEEDED");
+    assert.equal(payu.orders().length, 1);
+    assert.equal((await attemptsOf(t, paymentId)).length, 1);
+  } finally {
+    release();
     await other.services.scheduler.stop();
     await other.webhooks.stop();
     await store.close();

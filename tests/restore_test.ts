@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { backupDatabase, openStore } from "../db/client.ts";
 import { openFile } from "../db/inspect.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
@@ -88,6 +89,27 @@ Deno.test("[restore] a corrupt file or a file of the other database changes noth
       ),
     );
 
+    // One problem only, and no damage to the pages: a NULL where the schema says NOT NULL.
+    const oneProblem = `${dataDir}/one-problem.db`;
+    await Deno.copyFile(backup, oneProblem);
+    const db = new DatabaseSync(oneProblem) as DatabaseSync & {
+      enableDefensive(on: boolean): void;
+    };
+    db.enableDefensive(false);
+    db.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES (NULL)");
+    db.exec("PRAGMA writable_schema = ON");
+    db.exec(
+      "UPDATE sqlite_schema SET sql = 'CREATE TABLE notes (text TEXT NOT NULL)' WHERE name = 'notes'",
+    );
+    db.exec("PRAGMA writable_schema = OFF");
+    db.close();
+    const one = await runCli(["restore", "--from", oneProblem], env);
+    assert.equal(one.code, 1);
+    assert.equal(
+      one.stderr,
+      `Error: ${oneProblem} failed PRAGMA integrity_check (NULL value in notes.text); take another backup.`,
+    );
+
     await Deno.writeTextFile(
       `${dataDir}/text.db`,
       "not a database at all, just text\n".repeat(200),
@@ -109,7 +131,7 @@ Deno.test("[restore] a corrupt file or a file of the other database changes noth
     assert.equal(await digest(`${dataDir}/sandbox.db`), before);
     assert.deepEqual(
       (await filesIn(dataDir)).filter((name) =>
-        !["corrupt.db", "text.db"].includes(name) && !name.endsWith(".lock")
+        !["corrupt.db", "one-problem.db", "text.db"].includes(name) && !name.endsWith(".lock")
       ),
       listed,
     );

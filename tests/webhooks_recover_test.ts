@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { newEventRow } from "../lib/events.ts";
 import { paidPayment } from "./support/billing_helpers.ts";
 import {
   createOtherOrganisation,
@@ -141,6 +142,54 @@ Deno.test("[webhooks] recover queues the window's subscribed events once per win
       });
       await expectError(asOther, 404, "not_found", "resource_not_found");
     });
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[webhooks] a window of more than 10,000 events is refused whole, never cut short", async () => {
+  const app = await makeTestApp();
+  try {
+    const start = app.clock.now();
+    // Straight into the outbox, a millisecond apart: 10,001 payments through the API would take
+    // minutes.
+    const rows = Array.from({ length: 10_001 }, (_, i) =>
+      newEventRow({
+        orgId: app.orgId,
+        type: "payment.created",
+        environment: "sandbox",
+        createdAt: start + i,
+        data: { paymentId: `pay_${i}` },
+      }));
+    for (let i = 0; i < rows.length; i += 1_000) {
+      await app.store.write((trx) =>
+        trx.insertInto("events").values(rows.slice(i, i + 1_000)).execute()
+      );
+    }
+    app.clock.advance(60_000);
+    // Made after the events, so fan-out never queued them: only a recovery would.
+    const endpoint = await createEndpoint(app, ["payment.created"]);
+    const path = `/api/v1/webhook-endpoints/${endpoint.id}/recover`;
+    const since = new Date(start).toISOString();
+    const refused = await expectError(
+      await app.request("POST", path, { since }),
+      400,
+      "invalid_request",
+      "recovery_window_too_large",
+      "The window holds more than 10000 events for this endpoint; recover it in shorter windows.",
+    );
+    assert.equal(refused.error.param, "since");
+    const queued = await app.store.db.selectFrom("webhook_deliveries")
+      .select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    assert.equal(Number(queued.n), 0);
+    const recoveries = await app.store.db.selectFrom("webhook_recoveries").selectAll().execute();
+    assert.deepEqual(recoveries, []);
+
+    // A shorter window of the same time goes through.
+    const until = new Date(start + 2).toISOString();
+    const shorter = await app.request("POST", path, { since, until });
+    assert.equal(shorter.status, 201);
+    assert.equal((await shorter.json()).queued, 2);
   } finally {
     await app.close();
   }
