@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { inspectDatabase, openFile } from "../db/inspect.ts";
 import { createLogger } from "../lib/log.ts";
 import { decryptToFile } from "../lib/ops/encryption.ts";
+import { openOffsiteStore } from "../lib/ops/offsite_store.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -9,6 +10,7 @@ import {
   type TestApp,
 } from "./support/helpers.ts";
 import { addUser, pageText, PanelAgent } from "./support/panel_helpers.ts";
+import { productionApiKey, runCli, startPaystead } from "./support/processes.ts";
 import {
   type S3Server,
   startS3Server,
@@ -270,5 +272,248 @@ Deno.test("[offsite] while the store is down the copy is retried with backoff, t
     await s3.stop();
     await Deno.remove(backupDir, { recursive: true });
     await Deno.remove(s3.folder, { recursive: true });
+  }
+});
+
+const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** The README's off-site restore command, as written. */
+function readmeRestoreCommand(): string {
+  const section = README.slice(README.indexOf("### Off-site backups"));
+  const command = /```sh\n(deno task cli restore --from s3:\/\/[^\n]+)\n```/.exec(section)?.[1];
+  assert.ok(command, "the README shows no off-site restore command");
+  return command;
+}
+
+async function filesOf(dir: string): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.isFile) continue;
+    const bytes = await Deno.readFile(`${dir}/${entry.name}`);
+    const digest = await crypto.subtle.digest("SHA-256", bytes);
+    found[entry.name] = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0"))
+      .join("");
+  }
+  return found;
+}
+
+Deno.test("[offsite] a production server started as shipped copies its backups off-site; the README's restore --from s3:// brings them back, and a wrong passphrase changes nothing", async () => {
+  const s3 = await startS3Server();
+  const root = await Deno.makeTempDir({ prefix: "paystead-offsite-drill-" });
+  const dataDir = `${root}/data`;
+  const offsiteEnv = {
+    PAYSTEAD_ENV: "production",
+    BACKUP_INTERVAL: "6h",
+    BACKUP_S3_URL: `s3://${TEST_BUCKET}/paystead`,
+    BACKUP_PASSPHRASE: PASSPHRASE,
+    ...s3.env,
+  };
+  try {
+    const key = await productionApiKey(dataDir);
+    const server = await startPaystead(dataDir, {
+      ...offsiteEnv,
+      BACKUP_DIR: `${root}/backups`,
+      LOG_LEVEL: "info",
+    });
+    let keys: string[] = [];
+    try {
+      // A new server backs up at start, then copies both backups off-site.
+      const deadline = Date.now() + 60_000;
+      while (keys.length < 2 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        keys = await storedKeys(s3);
+      }
+      assert.equal(keys.length, 2, server.logs());
+      assert.match(keys[0], /^paystead\/accounts-\d{8}T\d{6}Z\.db\.age$/);
+      assert.match(keys[1], /^paystead\/production-\d{8}T\d{6}Z\.db\.age$/);
+      const logs = server.logs();
+      assert.equal(logs.match(/"message":"off-site backup uploaded"/g)?.length, 2, logs);
+      assert.equal(logs.includes(PASSPHRASE), false);
+      assert.equal(logs.includes("S3RVER"), false);
+      assert.doesNotMatch(logs, /"level":"error"/);
+    } finally {
+      assert.equal((await server.stop()).code, 0);
+    }
+
+    // The README names its copy production-20261123T060000Z.db.age: put this one there.
+    const command = readmeRestoreCommand();
+    const readmeKey = command.slice(command.indexOf("s3://") + `s3://${TEST_BUCKET}/`.length);
+    const store = openOffsiteStore(
+      {
+        endpoint: s3.endpoint,
+        region: "us-east-1",
+        accessKeyId: "S3RVER",
+        secretAccessKey: "S3RVER",
+      },
+      TEST_BUCKET,
+    );
+    const scratch = `${root}/copy.age`;
+    await Deno.writeFile(scratch, await storedObject(s3, keys[1]));
+    await store.upload(readmeKey, scratch);
+
+    // The disaster: the data folder is gone. The accounts database first, then the README's line.
+    await Deno.remove(dataDir, { recursive: true });
+    const env = { ...offsiteEnv, DATA_DIR: dataDir };
+    const accounts = await runCli(
+      ["restore", "--database", "accounts", "--from", `s3://${TEST_BUCKET}/${keys[0]}`],
+      env,
+    );
+    assert.equal(accounts.code, 0, accounts.stderr);
+    const restored = await new Deno.Command("bash", {
+      args: ["-c", command],
+      env,
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(restored.stdout);
+    assert.equal(restored.code, 0, new TextDecoder().decode(restored.stderr));
+    assert.match(
+      stdout,
+      new RegExp(
+        `Downloaded s3://${TEST_BUCKET}/${readmeKey} and decrypted it with BACKUP_PASSPHRASE\\.\\nRestored ${dataDir}/production\\.db \\(the environment database\\); PRAGMA integrity_check: ok\\.\\n`,
+      ),
+    );
+    assert.match(stdout, /\n {2}api_keys: 1\n/);
+    assert.equal((await Deno.stat(`${dataDir}/production.db`)).mode! & 0o777, 0o600);
+
+    // A wrong passphrase: one line, and not a byte of the data folder changes.
+    const before = await filesOf(dataDir);
+    const wrong = await runCli(["restore", "--from", `s3://${TEST_BUCKET}/${readmeKey}`], {
+      ...env,
+      BACKUP_PASSPHRASE: "not-the-passphrase-of-these-copies",
+    });
+    assert.deepEqual([wrong.code, wrong.stdout, wrong.stderr], [
+      1,
+      "",
+      `Error: BACKUP_PASSPHRASE does not decrypt s3://${TEST_BUCKET}/${readmeKey}: it was encrypted with another passphrase. Nothing was changed.`,
+    ]);
+    // A name that is not there: one line too.
+    const missing = await runCli(
+      ["restore", "--from", `s3://${TEST_BUCKET}/paystead/production-20200101T000000Z.db.age`],
+      env,
+    );
+    assert.deepEqual([missing.code, missing.stderr], [
+      1,
+      `Error: s3://${TEST_BUCKET}/paystead/production-20200101T000000Z.db.age does not exist; list the bucket to find the name of a copy.`,
+    ]);
+    assert.deepEqual(await filesOf(dataDir), before);
+
+    // doctor opens the header of the newest copy: the right passphrase passes, a wrong one is named.
+    const doctorLines = async (passphrase: string) =>
+      (await runCli(["doctor"], { ...env, BACKUP_PASSPHRASE: passphrase })).stderr.split("\n")
+        .filter((line) => line.includes("off-site"));
+    assert.deepEqual(await doctorLines(PASSPHRASE), []);
+    const wrongDoctor = await doctorLines("not-the-passphrase-of-these-copies");
+    assert.equal(wrongDoctor.length, 1);
+    assert.match(
+      wrongDoctor[0],
+      /^BACKUP_PASSPHRASE does not decrypt the newest off-site copy s3:\/\/paystead-backups\/paystead\/(accounts|production)-\d{8}T\d{6}Z\.db\.age\. Fix: Set BACKUP_PASSPHRASE to the passphrase the copies were made with; a copy restores only with its own passphrase\.$/,
+    );
+
+    // The restored production database serves: the key made before the disaster still works.
+    const again = await startPaystead(dataDir, { PAYSTEAD_ENV: "production" });
+    try {
+      const offers = await fetch(`${again.url}/api/v1/qr`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(offers.status, 200);
+      assert.deepEqual(await offers.json(), { data: [], hasMore: false });
+    } finally {
+      assert.equal((await again.stop()).code, 0);
+    }
+  } finally {
+    await s3.stop();
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(s3.folder, { recursive: true });
+  }
+});
+
+Deno.test("[offsite] doctor asks the store: a missing bucket, refused keys and a store that is down are each one line with its fix", async () => {
+  const s3 = await startS3Server();
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-offsite-doctor-" });
+  const env = {
+    DATA_DIR: dataDir,
+    BACKUP_INTERVAL: "6h",
+    BACKUP_S3_URL: `s3://${TEST_BUCKET}/paystead`,
+    BACKUP_PASSPHRASE: PASSPHRASE,
+    ...s3.env,
+  };
+  /** Doctor's lines about the off-site store. */
+  const offsiteLines = async (overrides: Record<string, string>) => {
+    const result = await runCli(["doctor"], { ...env, ...overrides });
+    return result.stderr.split("\n").filter((line) => /BACKUP_S3|off-site|AWS_|s3:\/\//.test(line));
+  };
+  try {
+    assert.deepEqual(await offsiteLines({}), []);
+    assert.deepEqual(await offsiteLines({ BACKUP_S3_URL: "s3://no-such-bucket/paystead" }), [
+      `The bucket no-such-bucket of BACKUP_S3_URL does not exist at ${s3.endpoint}. Fix: Create the bucket, or correct BACKUP_S3_URL (and BACKUP_S3_ENDPOINT).`,
+    ]);
+    // s3rver checks the key id (not SigV4 signatures): an unknown one is refused as S3 does.
+    const refused = await offsiteLines({
+      AWS_ACCESS_KEY_ID: "AKIAUNKNOWNKEY",
+      AWS_SECRET_ACCESS_KEY: "not-the-secret-key",
+    });
+    assert.equal(refused.length, 1);
+    assert.match(
+      refused[0],
+      new RegExp(
+        `^The store at ${s3.endpoint} refused to list s3://${TEST_BUCKET}/paystead/ \\(InvalidAccessKeyId \\(HTTP 403\\): .+\\)\\. Fix: Check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, and that the key may list, read, write and delete objects under that prefix\\.$`,
+      ),
+    );
+    assert.equal(refused[0].includes("not-the-secret-key"), false);
+    await s3.stop();
+    const down = await offsiteLines({});
+    assert.equal(down.length, 1);
+    assert.match(
+      down[0],
+      new RegExp(
+        `^The off-site store at ${s3.endpoint} does not answer for s3://${TEST_BUCKET}/paystead/ \\(.*(ECONNREFUSED|refused).*\\)\\. Fix: Check BACKUP_S3_ENDPOINT and BACKUP_S3_REGION, and that this machine can reach the store\\.$`,
+      ),
+    );
+  } finally {
+    await s3.stop();
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(s3.folder, { recursive: true });
+  }
+});
+
+Deno.test("[offsite] the settings are checked at start: BACKUP_S3_URL needs a passphrase and scheduled backups, and no secret is echoed", async () => {
+  const base = { BACKUP_INTERVAL: "6h", BACKUP_S3_URL: "s3://bucket/paystead" };
+  for (
+    const [env, message] of [
+      [
+        base,
+        "Invalid configuration: BACKUP_PASSPHRASE is required with BACKUP_S3_URL (off-site copies are encrypted with it; keep it apart from the backups).",
+      ],
+      [
+        { BACKUP_S3_URL: "s3://bucket/paystead", BACKUP_PASSPHRASE: PASSPHRASE },
+        "Invalid configuration: BACKUP_S3_URL copies the scheduled backups, so it needs BACKUP_INTERVAL (such as 6h).",
+      ],
+      [
+        { ...base, BACKUP_PASSPHRASE: "short-secret" },
+        "Invalid configuration: BACKUP_PASSPHRASE must be at least 16 characters (e.g. from openssl rand -base64 24).",
+      ],
+      [
+        {
+          ...base,
+          BACKUP_S3_URL: "https://bucket.example/paystead",
+          BACKUP_PASSPHRASE: PASSPHRASE,
+        },
+        'Invalid configuration: BACKUP_S3_URL must be s3://bucket or s3://bucket/prefix (got "https://bucket.example/paystead").',
+      ],
+      [
+        { ...base, BACKUP_PASSPHRASE: PASSPHRASE, AWS_SECRET_ACCESS_KEY: "only-the-secret" },
+        "Invalid configuration: AWS_ACCESS_KEY_ID is required with the other AWS_* key (the pair of the store's access key).",
+      ],
+      [
+        { ...base, BACKUP_PASSPHRASE: PASSPHRASE, AWS_SECRET_ACCESS_KEY: "a secret with spaces" },
+        "Invalid configuration: AWS_SECRET_ACCESS_KEY must be a secret access key.",
+      ],
+    ] as [Record<string, string>, string][]
+  ) {
+    const result = await runCli(["version"], env);
+    assert.deepEqual([result.code, result.stderr], [2, message]);
   }
 });
