@@ -132,6 +132,7 @@ Deno.test("[offsite] each scheduled backup is encrypted with age, uploaded, kept
     assert.deepEqual(gauge(metrics, "paystead_backup_offsite_failing "), [
       "paystead_backup_offsite_failing 0",
     ]);
+    assert.equal(metrics.includes(PASSPHRASE) || metrics.includes("S3RVER"), false);
 
     // The owner's home page shows the last copies and how to restore them; an admin's does not.
     const home = pageText(await (await owner.get("/panel")).text());

@@ -57,7 +57,10 @@ export class OffsiteCopies {
   readonly #location: OffsiteConfig;
   #pass: Promise<void> | null = null;
   #abort = new AbortController();
-  /** Bumped when a new backup is written; a pass that saw an older one leaves work to do. */
+  /**
+   * Bumped when a new backup is written; a pass that started before it leaves work to do. From 1,
+   * so the first sweep after a start compares the folder with the store.
+   */
   #wanted = 1;
   #done = 0;
   #failures = 0;

@@ -40,6 +40,9 @@ export async function startS3Server(
         "--allow-write",
         "--allow-env",
         "--allow-sys",
+        // The repository's imports name s3rver's pinned version, whatever the caller's folder.
+        "--config",
+        new URL("../../deno.json", import.meta.url).pathname,
         import.meta.filename!,
         String(port),
         dir,
