@@ -518,3 +518,65 @@ Deno.test("[offsite] the settings are checked at start: BACKUP_S3_URL needs a pa
     assert.deepEqual([result.code, result.stderr], [2, message]);
   }
 });
+
+Deno.test("[offsite] a copy larger than one part goes up as a multipart upload and comes back byte for byte", async () => {
+  const s3 = await startS3Server();
+  // A recording proxy in front of the store: which S3 calls the upload makes.
+  const calls: string[] = [];
+  const proxy = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const url = new URL(request.url);
+    calls.push(`${request.method} ${url.search.replace(/uploadId=[^&]+/, "uploadId=U")}`);
+    const body = request.method === "GET" || request.method === "HEAD"
+      ? undefined
+      : await request.arrayBuffer();
+    const headers = new Headers(request.headers);
+    headers.delete("host");
+    return await fetch(`${s3.endpoint}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers,
+      body,
+    });
+  });
+  const folder = await Deno.makeTempDir({ prefix: "paystead-offsite-parts-" });
+  try {
+    const store = openOffsiteStore(
+      {
+        endpoint: `http://127.0.0.1:${proxy.addr.port}`,
+        region: "us-east-1",
+        accessKeyId: "S3RVER",
+        secretAccessKey: "S3RVER",
+      },
+      TEST_BUCKET,
+    );
+    // 9 MiB of random bytes: one full 8 MiB part and the rest.
+    const file = await Deno.open(`${folder}/big.db.age`, { write: true, createNew: true });
+    for (let i = 0; i < 144; i++) await file.write(crypto.getRandomValues(new Uint8Array(65536)));
+    file.close();
+    await store.upload("paystead/big.db.age", `${folder}/big.db.age`);
+    // Start, the two parts (two in flight at once, so in either order), complete.
+    assert.equal(calls.length, 4);
+    assert.equal(calls[0], "POST ?uploads=");
+    assert.deepEqual(calls.slice(1, 3).sort(), [
+      "PUT ?partNumber=1&uploadId=U&x-id=UploadPart",
+      "PUT ?partNumber=2&uploadId=U&x-id=UploadPart",
+    ]);
+    assert.equal(calls[3], "POST ?uploadId=U");
+    assert.deepEqual(
+      await storedObject(s3, "paystead/big.db.age"),
+      await Deno.readFile(`${folder}/big.db.age`),
+    );
+    const listed = await store.list("paystead/");
+    assert.deepEqual(listed.map((object) => [object.key, object.sizeBytes]), [
+      ["paystead/big.db.age", 9 * 1024 * 1024],
+    ]);
+    const downloaded = new Uint8Array(
+      await new Response(await store.download("paystead/big.db.age")).arrayBuffer(),
+    );
+    assert.deepEqual(downloaded, await Deno.readFile(`${folder}/big.db.age`));
+  } finally {
+    await proxy.shutdown();
+    await s3.stop();
+    await Deno.remove(folder, { recursive: true });
+    await Deno.remove(s3.folder, { recursive: true });
+  }
+});
