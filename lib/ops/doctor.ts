@@ -6,8 +6,8 @@ import type { Config } from "../config.ts";
 import { listensPubliclyWithoutProxy } from "../exposure.ts";
 import { listBackups } from "./backups.ts";
 import { diskSpace } from "./disk_space.ts";
-import { checkOffsite } from "./offsite_doctor.ts";
 import { networkError } from "./healthcheck.ts";
+import { checkOffsite } from "./offsite_doctor.ts";
 
 /** One thing wrong, and how to fix it. */
 interface Problem {
