@@ -134,6 +134,7 @@ export async function serve(config: Config): Promise<number> {
         await Promise.all([
           drain.drain(),
           services.scheduler.stop(),
+          services.offsite?.stop(),
           webhooks.stop(),
           services.eventStreams.close(),
         ]);

@@ -30,8 +30,14 @@ export interface Config {
   backupDir: string;
   /** How often a scheduled backup is taken; null (the default) takes none. */
   backupIntervalMs: number | null;
-  /** How many scheduled backups of each database are kept. */
+  /** How many scheduled backups of each database are kept (locally and off-site). */
   backupKeep: number;
+  /** Where each scheduled backup is copied, encrypted (`BACKUP_S3_URL`); null for nowhere. */
+  offsite: OffsiteConfig | null;
+  /** How to reach the S3-compatible store: off-site copies and `restore --from s3://...`. */
+  s3: S3Settings;
+  /** What off-site copies are encrypted with (age's scrypt passphrase); required with `offsite`. */
+  backupPassphrase: string | null;
   /** Webhook deliveries and their attempts finished longer ago than this are deleted. */
   webhookLogRetentionDays: number;
   /**
@@ -53,6 +59,21 @@ export interface ListenAddress {
 
 /** The payment providers a process can be configured with. */
 const PAYMENT_PROVIDERS = ["sandbox", "payu"] as const;
+
+/** A bucket and a key prefix (`""`, or ending in `/`) of an S3-compatible store. */
+export interface OffsiteConfig {
+  bucket: string;
+  prefix: string;
+}
+
+/** An S3-compatible store's address and credentials; null ones come from the AWS SDK's defaults. */
+export interface S3Settings {
+  /** `BACKUP_S3_ENDPOINT`: any S3-compatible store, addressed path-style; null for AWS itself. */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+}
 
 /** PayU's REST API credentials of one point of sale (POS). */
 export interface PayuConfig {
@@ -120,6 +141,14 @@ export function parseDurationList(value: string): number[] | null {
     result.push(Math.round(ms));
   }
   return result.length > 0 && result.length <= 50 ? result : null;
+}
+
+const S3_URL = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/;
+
+/** Parses `s3://bucket/key/or/prefix` (bucket names as S3 allows them); null if it is not one. */
+export function parseS3Url(value: string): { bucket: string; path: string } | null {
+  const match = S3_URL.exec(value);
+  return match ? { bucket: match[1], path: match[2] ?? "" } : null;
 }
 
 const url = z.string().refine((value) => {
@@ -195,6 +224,21 @@ const EnvSchema = z.object({
     "must be off or a duration from 1m to 30d such as 30m, 6h or 1d",
   ).optional(),
   BACKUP_KEEP: wholeNumberIn(1, 1000).optional(),
+  BACKUP_S3_URL: z.string().refine(
+    (value) => parseS3Url(value) !== null,
+    "must be s3://bucket or s3://bucket/prefix",
+  ).optional(),
+  BACKUP_S3_ENDPOINT: url.optional(),
+  BACKUP_S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region such as eu-central-1")
+    .optional(),
+  AWS_ACCESS_KEY_ID: z.string().regex(/^\S{1,200}$/, "must be an access key id").optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().regex(/^\S{1,200}$/, "must be a secret access key")
+    .optional(),
+  // Never echoed back: describeIssue leaves out the value of SECRET_VARIABLES.
+  BACKUP_PASSPHRASE: z.string().min(
+    16,
+    "must be at least 16 characters (e.g. from openssl rand -base64 24)",
+  ).optional(),
   WEBHOOK_LOG_RETENTION_DAYS: wholeNumberIn(1, 3650).optional(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], "must be true or false").optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, "must be sandbox or payu").optional(),
@@ -214,9 +258,12 @@ function trimSlash(value: string): string {
   return value.replace(/\/+$/, "");
 }
 
+/** Variables whose value an error message must not repeat. */
+const SECRET_VARIABLES = new Set(["AWS_SECRET_ACCESS_KEY", "BACKUP_PASSPHRASE"]);
+
 function describeIssue(issue: z.core.$ZodIssue, raw: Record<string, string | undefined>): string {
   const name = String(issue.path[0] ?? "configuration");
-  const value = raw[name];
+  const value = SECRET_VARIABLES.has(name) ? undefined : raw[name];
   return `Invalid configuration: ${name} ${issue.message}` +
     (value === undefined ? "." : ` (got ${JSON.stringify(value)}).`);
 }
@@ -279,8 +326,45 @@ export function loadConfig(
       ? parseInterval(vars.BACKUP_INTERVAL)
       : null,
     backupKeep: vars.BACKUP_KEEP ?? 7,
+    ...offsiteConfig(vars),
     webhookLogRetentionDays: vars.WEBHOOK_LOG_RETENTION_DAYS ?? 30,
     paymentProvider: providerConfig(environment, vars),
+  };
+}
+
+/** The off-site copies' settings; BACKUP_S3_URL needs scheduled backups and a passphrase. */
+function offsiteConfig(
+  vars: z.infer<typeof EnvSchema>,
+): Pick<Config, "offsite" | "s3" | "backupPassphrase"> {
+  if ((vars.AWS_ACCESS_KEY_ID === undefined) !== (vars.AWS_SECRET_ACCESS_KEY === undefined)) {
+    const missing = vars.AWS_ACCESS_KEY_ID === undefined
+      ? "AWS_ACCESS_KEY_ID"
+      : "AWS_SECRET_ACCESS_KEY";
+    throw new ConfigError(
+      `Invalid configuration: ${missing} is required with the other AWS_* key (the pair of the store's access key).`,
+    );
+  }
+  const location = vars.BACKUP_S3_URL ? parseS3Url(vars.BACKUP_S3_URL)! : null;
+  if (location && vars.BACKUP_PASSPHRASE === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: BACKUP_PASSPHRASE is required with BACKUP_S3_URL (off-site copies are encrypted with it; keep it apart from the backups).",
+    );
+  }
+  if (location && (!vars.BACKUP_INTERVAL || vars.BACKUP_INTERVAL === "off")) {
+    throw new ConfigError(
+      "Invalid configuration: BACKUP_S3_URL copies the scheduled backups, so it needs BACKUP_INTERVAL (such as 6h).",
+    );
+  }
+  const path = location?.path.replace(/\/+$/, "") ?? "";
+  return {
+    offsite: location ? { bucket: location.bucket, prefix: path ? `${path}/` : "" } : null,
+    s3: {
+      endpoint: vars.BACKUP_S3_ENDPOINT ? trimSlash(vars.BACKUP_S3_ENDPOINT) : null,
+      region: vars.BACKUP_S3_REGION ?? "us-east-1",
+      accessKeyId: vars.AWS_ACCESS_KEY_ID ?? null,
+      secretAccessKey: vars.AWS_SECRET_ACCESS_KEY ?? null,
+    },
+    backupPassphrase: vars.BACKUP_PASSPHRASE ?? null,
   };
 }
 

@@ -8,6 +8,7 @@ import type { EventBroadcaster } from "./event_stream.ts";
 import type { Logger } from "./log.ts";
 import type { PasswordHasher } from "./passwords.ts";
 import type { BackupStatus } from "./ops/backup_status.ts";
+import type { OffsiteCopies } from "./ops/offsite.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentTransitionHook } from "./payments/hooks.ts";
@@ -47,6 +48,8 @@ export interface Services {
   passwords: PasswordHasher;
   /** Scheduled backups' outcomes, for /metrics and the panel's notice. */
   backups: BackupStatus;
+  /** Copies scheduled backups to `BACKUP_S3_URL`; null without one. */
+  offsite: OffsiteCopies | null;
 }
 
 /** The services seen from one organisation: every query a service makes is scoped to `orgId`. */

@@ -11,6 +11,7 @@ import { idempotencyCleanupJob } from "./idempotency.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { BackupStatus } from "./ops/backup_status.ts";
 import { scheduledBackupJob } from "./ops/backups.ts";
+import { offsiteCopies } from "./ops/offsite.ts";
 import { webhookLogRetentionJob } from "./ops/retention.ts";
 import { type PasswordHasher, scryptPasswords } from "./passwords.ts";
 import { paymentTransitionHooks } from "./payments/hooks.ts";
@@ -88,6 +89,7 @@ export function buildServices(deps: ServiceDeps): BuiltServices {
     resolveHost: deps.resolveHost ?? resolveHostAddresses,
     passwords: deps.passwords ?? scryptPasswords,
     backups: new BackupStatus(),
+    offsite: null,
     eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   logStorageChanges(services);
@@ -102,9 +104,17 @@ export function buildServices(deps: ServiceDeps): BuiltServices {
     webhookLogRetentionJob(deps.store, clock, deps.config.webhookLogRetentionDays),
   );
   if (deps.config.backupIntervalMs !== null) {
+    services.offsite = offsiteCopies(services);
     scheduler.register(
-      scheduledBackupJob({ config: deps.config, clock, log, status: services.backups }),
+      scheduledBackupJob({
+        config: deps.config,
+        clock,
+        log,
+        status: services.backups,
+        offsite: services.offsite,
+      }),
     );
+    if (services.offsite) scheduler.register(services.offsite.job());
   }
   const webhooks = new WebhookDispatcher(services, deps.webhooks);
   scheduler.register(webhookDeliveryJob(webhooks));

@@ -14,10 +14,27 @@ interface BackupFailure {
   message: string;
 }
 
+/** The last encrypted copy of one database in the off-site store. */
+export interface OffsiteRecord {
+  at: number;
+  sizeBytes: number;
+  /** `s3://bucket/prefix/name.db.age`: what `restore --from` takes. */
+  url: string;
+}
+
+/** Off-site copies failing since `since`, until one succeeds. */
+interface OffsiteFailure {
+  at: number;
+  since: number;
+  message: string;
+}
+
 /** What this process knows of its scheduled backups: read by /metrics and the panel. */
 export class BackupStatus {
   readonly last = new Map<DatabaseKind, BackupRecord>();
   failure: BackupFailure | null = null;
+  readonly offsite = new Map<DatabaseKind, OffsiteRecord>();
+  offsiteFailure: OffsiteFailure | null = null;
 
   /** Notes a written and checked backup; it clears an earlier failure of the same database. */
   succeeded(kind: DatabaseKind, record: BackupRecord): void {
@@ -28,5 +45,10 @@ export class BackupStatus {
   /** Notes a failed backup. */
   failed(failure: BackupFailure): void {
     this.failure = failure;
+  }
+
+  /** Notes an encrypted copy found or written off-site. */
+  offsiteCopied(kind: DatabaseKind, record: OffsiteRecord): void {
+    this.offsite.set(kind, record);
   }
 }

@@ -1,4 +1,9 @@
-import type { BackupAnswer, BackupRequest } from "./backup_worker.ts";
+import type {
+  BackupAnswer,
+  BackupRequest,
+  EncryptAnswer,
+  EncryptRequest,
+} from "./backup_worker.ts";
 import type { Config } from "../config.ts";
 import type { Clock } from "../clock.ts";
 import { errorFields, type Logger } from "../log.ts";
@@ -45,11 +50,23 @@ export async function listBackups(
   return found.sort((a, b) => b.at - a.at);
 }
 
-/** Runs the copy and its check in a worker, off this process's event loop. */
-function copyInWorker(request: BackupRequest): Promise<BackupAnswer> {
+/** The databases a process backs up: its environment's and the shared accounts database. */
+export function backupTargets(config: Config): Target[] {
+  return [
+    { kind: "environment", url: config.databaseUrl, prefix: config.environment },
+    { kind: "accounts", url: config.accountsDatabaseUrl, prefix: "accounts" },
+  ];
+}
+
+/** Runs a copy and its check (or an encryption) in a worker, off this process's event loop. */
+export function inBackupWorker(request: BackupRequest): Promise<BackupAnswer>;
+export function inBackupWorker(request: EncryptRequest): Promise<EncryptAnswer>;
+export function inBackupWorker(
+  request: BackupRequest | EncryptRequest,
+): Promise<BackupAnswer | EncryptAnswer> {
   const worker = new Worker(new URL("./backup_worker.ts", import.meta.url), { type: "module" });
-  return new Promise<BackupAnswer>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<BackupAnswer>) => resolve(event.data);
+  return new Promise<BackupAnswer | EncryptAnswer>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<BackupAnswer | EncryptAnswer>) => resolve(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
       reject(new Error(`the backup worker failed: ${event.message}`));
@@ -63,7 +80,7 @@ async function writeChecked(target: Target, dir: string, now: number) {
   const path = `${dir}/${target.prefix}-${fileStamp(now)}.db`;
   const partial = `${path}.partial`;
   try {
-    const answer = await copyInWorker({ url: target.url, out: partial });
+    const answer = await inBackupWorker({ url: target.url, out: partial });
     if (!answer.ok) throw new Error(answer.message);
     if (answer.integrity.length !== 1 || answer.integrity[0] !== "ok") {
       throw new Error(`the copy failed PRAGMA integrity_check: ${answer.integrity[0]}`);
@@ -91,14 +108,18 @@ async function prune(dir: string, prefix: string, keep: number): Promise<void> {
  * folder lets one process at a time work there (two environments share the accounts backups).
  */
 export function scheduledBackupJob(
-  deps: { config: Config; clock: Clock; log: Logger; status: BackupStatus },
+  deps: {
+    config: Config;
+    clock: Clock;
+    log: Logger;
+    status: BackupStatus;
+    /** Told of each backup written, to copy it off-site. */
+    offsite?: { backupWritten(now: number): void } | null;
+  },
 ): ScheduledJob {
   const { config, clock, log, status } = deps;
   const interval = config.backupIntervalMs!;
-  const targets: Target[] = [
-    { kind: "environment", url: config.databaseUrl, prefix: config.environment },
-    { kind: "accounts", url: config.accountsDatabaseUrl, prefix: "accounts" },
-  ];
+  const targets = backupTargets(config);
   return {
     name: "scheduled-backup",
     async run(now) {
@@ -147,6 +168,7 @@ export function scheduledBackupJob(
               path: written.path,
               sizeBytes: written.sizeBytes,
             });
+            deps.offsite?.backupWritten(clock.now());
             next = Math.min(next, now + interval);
           } catch (error) {
             log.error("scheduled backup failed", { database: target.kind, ...errorFields(error) });

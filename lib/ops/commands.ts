@@ -3,6 +3,7 @@ import { VERSION } from "../version.ts";
 import { formatProblems, runDoctor } from "./doctor.ts";
 import { OpsUsageError } from "./errors.ts";
 import { waitForReadiness } from "./healthcheck.ts";
+import { isOffsiteSource, restoreFromOffsite } from "./offsite_restore.ts";
 import { type DatabaseKind, formatRestoreReport, restoreDatabase } from "./restore.ts";
 
 /** The options of the CLI that operations commands read. */
@@ -63,12 +64,19 @@ export async function runOpsCommand(
     }
     case "restore": {
       const verify = options.verify === true;
-      const report = await restoreDatabase(config, {
+      const request = {
         from: required(options, "from"),
         kind: databaseKind(options),
         verify,
         now: Date.now(),
-      });
+      };
+      const offsite = isOffsiteSource(request.from);
+      const report = offsite
+        ? await restoreFromOffsite(config, request)
+        : await restoreDatabase(config, request);
+      if (offsite) {
+        console.log(`Downloaded ${request.from} and decrypted it with BACKUP_PASSPHRASE.`);
+      }
       console.log(formatRestoreReport(report, verify));
       return 0;
     }

@@ -7,6 +7,7 @@ import { listensPubliclyWithoutProxy } from "../exposure.ts";
 import { listBackups } from "./backups.ts";
 import { diskSpace } from "./disk_space.ts";
 import { networkError } from "./healthcheck.ts";
+import { checkOffsite } from "./offsite_doctor.ts";
 
 /** One thing wrong, and how to fix it. */
 interface Problem {
@@ -271,6 +272,7 @@ export async function runDoctor(config: Config, deps: DoctorDeps): Promise<Probl
     ...await checkDatabase("accounts", config.accountsDatabaseUrl, accountsMigrations),
     ...await checkDatabase(config.environment, config.databaseUrl, environmentMigrations),
     ...await checkBackups(config, deps.now),
+    ...await checkOffsite(config),
     ...await checkPublicUrl(config, fetcher),
     ...await checkProvider(config, fetcher),
   ];

@@ -7,7 +7,7 @@ import { createApiKey } from "../../lib/api_keys.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../../lib/config.ts";
 import type { EventStreamOptions } from "../../lib/event_stream.ts";
-import { silentLogger } from "../../lib/log.ts";
+import { type Logger, silentLogger } from "../../lib/log.ts";
 import { type PasswordHasher, scryptHasher } from "../../lib/passwords.ts";
 import type { Plan } from "../../lib/plans.ts";
 import type { PaymentProvider } from "../../lib/providers/mod.ts";
@@ -73,6 +73,8 @@ export async function makeTestApp(options: {
   /** Wraps how the adapter reaches the fake (to count, refuse or slow calls). */
   payuFetch?: (fake: Fetch) => Fetch;
   payuTimeouts?: Partial<PayuTimeouts>;
+  /** Where the app logs (nowhere by default). */
+  log?: Logger;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -126,7 +128,7 @@ export async function makeTestApp(options: {
         timeouts: options.payuTimeouts,
       }
       : undefined,
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     resolveHost: options.resolveHost,
     webhooks: options.webhooks,
     passwords: options.passwords ?? TEST_PASSWORDS,

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
+import { offsiteOverview } from "../../../lib/panel/backups.ts";
 import { homeOverview } from "../../../lib/panel/home.ts";
 import { allow } from "../kit/access.ts";
 import { orgCtx, type PanelEnv } from "../kit/context.ts";
@@ -24,7 +25,11 @@ export function createHomeArea(services: Services): Hono<PanelEnv> {
     return renderPanel(services, c, {
       title: "Home",
       current: "home",
-      body: h(HomePage, { home, notice: noticeOf(c, NOTICES) }),
+      body: h(HomePage, {
+        home,
+        notice: noticeOf(c, NOTICES),
+        offsite: offsiteOverview(services, c.get("session").role),
+      }),
     });
   });
 }

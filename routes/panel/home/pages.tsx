@@ -4,7 +4,9 @@ import { VolumeChart } from "../../../components/panel/VolumeChart.tsx";
 import { formatMoney } from "../../../lib/money.ts";
 import { CHART_DAYS, type HomeOverview } from "../../../lib/panel/home.ts";
 import type { PaymentOverview } from "../../../lib/panel/insights.ts";
+import type { OffsiteOverview } from "../../../lib/panel/backups.ts";
 import { GoLiveCard } from "./go_live.tsx";
+import { OffsiteCard } from "./offsite_card.tsx";
 
 function Stat(props: { label: string; value: string; hint?: string }) {
   return (
@@ -84,7 +86,9 @@ function Activity(props: { overview: PaymentOverview; currency: string }) {
 }
 
 /** The home page: the period's volume and success rate, the latest payments, or how to start. */
-export function HomePage(props: { home: HomeOverview; notice: string | null }) {
+export function HomePage(
+  props: { home: HomeOverview; notice: string | null; offsite: OffsiteOverview | null },
+) {
   const { home } = props;
   const { currency } = home.overview;
   return (
@@ -109,6 +113,7 @@ export function HomePage(props: { home: HomeOverview; notice: string | null }) {
           />
         </Card>
       )}
+      {props.offsite && <OffsiteCard offsite={props.offsite} />}
     </>
   );
 }

@@ -13,6 +13,19 @@ import { type PanelContext, subjectOf } from "./context.ts";
 
 const DAY_MS = 86_400_000;
 
+/** The local backup's failure, else its off-site copy's: either leaves the owner exposed. */
+function backupFailureOf(services: Services): PanelChrome["backupFailure"] {
+  const { failure, offsiteFailure } = services.backups;
+  if (failure) return { at: new Date(failure.at).toISOString(), message: failure.message };
+  if (offsiteFailure) {
+    return {
+      at: new Date(offsiteFailure.at).toISOString(),
+      message: `copying it off-site failed (${offsiteFailure.message})`,
+    };
+  }
+  return null;
+}
+
 async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrome> {
   const session = c.get("session");
   const { config } = services;
@@ -30,12 +43,7 @@ async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrom
     organisations: await userOrganisations(services.accounts, session.userId),
     developers: developers.allowed ? "open" : developers.reason === "plan" ? "upgrade" : "hidden",
     quickstart: decide("quickstart", subject, config.quickstartAccess).allowed,
-    backupFailure: session.role === "OWNER" && services.backups.failure
-      ? {
-        at: new Date(services.backups.failure.at).toISOString(),
-        message: services.backups.failure.message,
-      }
-      : null,
+    backupFailure: session.role === "OWNER" ? backupFailureOf(services) : null,
   };
 }
 
