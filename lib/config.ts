@@ -21,6 +21,8 @@ export interface Config {
   quickstartAccess: "plan" | "role";
   webhookRetryScheduleMs: number[];
   rateLimitPerSecond: number;
+  /** Requests per second all of an organisation's API keys may make together. */
+  rateLimitPerOrgPerSecond: number;
   /** A sandbox reachable beyond this machine may still send webhooks to private addresses. */
   webhookAllowPrivateTargets: boolean;
   /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
@@ -176,6 +178,9 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.string().regex(/^\d+$/, "must be a positive whole number")
     .transform(Number).refine((value) => value >= 1, "must be a positive whole number")
     .optional(),
+  RATE_LIMIT_PER_ORG_PER_SECOND: z.string().regex(/^\d+$/, "must be a positive whole number")
+    .transform(Number).refine((value) => value >= 1, "must be a positive whole number")
+    .optional(),
   TRUSTED_PROXIES: z.string().refine(
     (value) => value.split(",").every((address) => /^[0-9a-fA-F.:]+$/.test(address.trim())),
     "must be a comma-separated list of IP addresses",
@@ -267,6 +272,9 @@ export function loadConfig(
     quickstartAccess: vars.QUICKSTART_ACCESS ?? "role",
     webhookRetryScheduleMs: parseDurationList(schedule)!,
     rateLimitPerSecond: vars.RATE_LIMIT_PER_SECOND ?? 100,
+    // Three keys' worth by default: an organisation may split its traffic, not multiply it.
+    rateLimitPerOrgPerSecond: vars.RATE_LIMIT_PER_ORG_PER_SECOND ??
+      3 * (vars.RATE_LIMIT_PER_SECOND ?? 100),
     webhookAllowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true",
     trustedProxies: (vars.TRUSTED_PROXIES ?? "127.0.0.1,::1").split(",").map((a) => a.trim()),
     logLevel: vars.LOG_LEVEL ?? "info",

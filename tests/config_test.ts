@@ -20,6 +20,12 @@ Deno.test("[config] defaults describe a local sandbox", () => {
   assert.equal(config.productionPublicUrl, "http://localhost:8788");
   assert.equal(config.quickstartAccess, "role");
   assert.equal(config.rateLimitPerSecond, 100);
+  assert.equal(config.rateLimitPerOrgPerSecond, 300);
+  assert.equal(loadConfig({ RATE_LIMIT_PER_SECOND: "7" }).rateLimitPerOrgPerSecond, 21);
+  assert.equal(
+    loadConfig({ RATE_LIMIT_PER_ORG_PER_SECOND: "150" }).rateLimitPerOrgPerSecond,
+    150,
+  );
 });
 
 Deno.test("[config] production defaults to its own port, file and the contract's retry schedule", () => {
@@ -80,6 +86,10 @@ Deno.test("[config] a bad value stops start-up with one line naming the variable
     [
       { RATE_LIMIT_PER_SECOND: "0" },
       'Invalid configuration: RATE_LIMIT_PER_SECOND must be a positive whole number (got "0").',
+    ],
+    [
+      { RATE_LIMIT_PER_ORG_PER_SECOND: "many" },
+      'Invalid configuration: RATE_LIMIT_PER_ORG_PER_SECOND must be a positive whole number (got "many").',
     ],
     [
       { LOG_LEVEL: "loud" },
