@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isLoopbackHost } from "./webhooks/address_policy.ts";
 
 /** The two environments; each runs as its own process with its own database. */
 export const ENVIRONMENTS = ["sandbox", "production"] as const;
@@ -316,9 +317,18 @@ function providerConfig(
       `Invalid configuration: ${missing} is required with PAYMENT_PROVIDER=payu (from the POS's REST API settings in PayU's panel).`,
     );
   }
+  const apiUrl = trimSlash(vars.PAYU_API_URL ?? PAYU_DEFAULT_API_URL);
+  const api = new URL(apiUrl);
+  // NOTE: the OAuth secret and every order travel to this address: in clear text only to this
+  // machine (the fake PayU of the README), never across a network.
+  if (api.protocol !== "https:" && !isLoopbackHost(api.hostname)) {
+    throw new ConfigError(
+      `Invalid configuration: PAYU_API_URL must be https:// (http:// only to this machine, such as a local fake PayU) (got "${apiUrl}").`,
+    );
+  }
   return {
     kind,
-    apiUrl: trimSlash(vars.PAYU_API_URL ?? PAYU_DEFAULT_API_URL),
+    apiUrl,
     posId: vars.PAYU_POS_ID!,
     clientId: vars.PAYU_CLIENT_ID!,
     clientSecret: vars.PAYU_CLIENT_SECRET!,

@@ -159,6 +159,32 @@ Deno.test("[config] the payment provider: the simulator in the sandbox, PayU whe
   );
 });
 
+Deno.test("[config] PayU is reached over https, or over http only on this machine", async (t) => {
+  const payu = {
+    PAYMENT_PROVIDER: "payu",
+    PAYU_POS_ID: "1",
+    PAYU_CLIENT_ID: "1",
+    PAYU_CLIENT_SECRET: "s",
+    PAYU_SECOND_KEY: "k",
+  };
+  for (const url of ["http://payu.example", "http://203.0.113.7:8790", "http://10.0.0.5"]) {
+    await t.step(url, () => {
+      assert.throws(
+        () => loadConfig({ PAYSTEAD_ENV: "production", ...payu, PAYU_API_URL: url }),
+        new ConfigError(
+          `Invalid configuration: PAYU_API_URL must be https:// (http:// only to this machine, such as a local fake PayU) (got "${url}").`,
+        ),
+      );
+    });
+  }
+  for (const url of ["http://127.0.0.1:8790", "http://localhost:8790", "http://[::1]:8790"]) {
+    await t.step(url, () => {
+      const config = loadConfig({ PAYSTEAD_ENV: "production", ...payu, PAYU_API_URL: url });
+      assert.equal((config.paymentProvider as { apiUrl: string }).apiUrl, url);
+    });
+  }
+});
+
 Deno.test("[config] production refuses to serve without a real payment provider", async (t) => {
   const refusal =
     "Invalid configuration: PAYMENT_PROVIDER must be payu in production (with PAYU_POS_ID, PAYU_CLIENT_ID, PAYU_CLIENT_SECRET, PAYU_SECOND_KEY); the sandbox simulator takes no money.";

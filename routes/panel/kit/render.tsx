@@ -3,6 +3,7 @@ import { MessagePage } from "../../../components/MessagePage.tsx";
 import { type NavKey, type PanelChrome, Shell } from "../../../components/panel/Shell.tsx";
 import { publicUrlOf } from "../../../lib/config.ts";
 import type { Services } from "../../../lib/context.ts";
+import { payuTestSetup } from "../../../lib/providers/payu/test_setup.ts";
 import type { ApiError } from "../../../lib/errors.ts";
 import { decide } from "../../../lib/accounts/access.ts";
 import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
@@ -16,6 +17,7 @@ const DAY_MS = 86_400_000;
 async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrome> {
   const session = c.get("session");
   const { config } = services;
+  const provider = config.paymentProvider;
   const other = services.environment === "sandbox" ? "production" : "sandbox";
   const subject = subjectOf(session);
   const developers = decide("developers", subject, config.quickstartAccess);
@@ -30,6 +32,9 @@ async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrom
     organisations: await userOrganisations(services.accounts, session.userId),
     developers: developers.allowed ? "open" : developers.reason === "plan" ? "upgrade" : "hidden",
     quickstart: decide("quickstart", subject, config.quickstartAccess).allowed,
+    testPayments: services.environment === "production" && provider?.kind === "payu"
+      ? payuTestSetup(provider)
+      : null,
     backupFailure: session.role === "OWNER" && services.backups.failure
       ? {
         at: new Date(services.backups.failure.at).toISOString(),
