@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ENVIRONMENTS } from "../config.ts";
 import { ApiError } from "../errors.ts";
+import { CheckoutSettings } from "../checkout/schemas.ts";
 import { CreateOfferRequest } from "../offers.ts";
 import { CreateWebhookEndpointRequest } from "../webhooks/schemas.ts";
 
@@ -43,7 +44,7 @@ const Body = z.strictObject({
   environment: z.enum(ENVIRONMENTS),
   offers: z.array(ExportedOffer).max(5000),
   webhookEndpoints: z.array(ExportedEndpoint).max(100),
-  checkout: z.strictObject({ allowedOrigins: z.array(z.string().max(2048)).max(100) }),
+  checkout: CheckoutSettings,
 });
 /** A configuration file's content, without its checksum. */
 export type ConfigBody = z.infer<typeof Body>;
