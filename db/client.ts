@@ -203,7 +203,11 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
   // (declared writes there carry the probes in their one request instead).
   const writeQueue = new GroupCommitWriter<S>(openBatch, health, {
     probeInBatch: remote === null,
-    beforeBatch: checkpointer ? () => checkpointer.beforeBatch() : undefined,
+    // NOTE: the first write after the storage failed waits for the WAL to be checkpointed and
+    // truncated, so the space that came back is not taken by the WAL's old frames.
+    beforeBatch: checkpointer
+      ? () => health.writable ? checkpointer.beforeBatch() : checkpointer.recover()
+      : undefined,
   });
   if (checkpointer) writeQueue.onCommit(() => checkpointer.committed());
   const remoteBatches: RemoteBatchWriter | null = remote &&

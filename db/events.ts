@@ -1,6 +1,7 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { prepared } from "./prepared.ts";
 import type { EnvironmentSchema, EventRow } from "./schema.ts";
+import type { OutboxEvent } from "./webhook_fanout.ts";
 
 type Db = Kysely<EnvironmentSchema>;
 
@@ -31,6 +32,36 @@ export function listEvents(
   if (filter.type !== undefined) query = query.where("type", "=", filter.type);
   if (filter.beforeId !== undefined) query = query.where("id", "<", filter.beforeId);
   return query.orderBy("id", "desc").limit(filter.limit).execute();
+}
+
+/**
+ * Lists an organisation's events of `types` oldest first after a row id: at most `limit` of them,
+ * and no more than fit in `maxChars` characters of payload (always at least one).
+ */
+export function listEventPage(
+  db: Db,
+  orgId: number,
+  filter: { types: readonly string[]; afterId: number; limit: number; maxChars: number },
+): Promise<OutboxEvent[]> {
+  // NOTE: sizes are summed over the limited page only, so a long backlog is never scanned whole.
+  const page = db.selectFrom("events")
+    .select(["id", sql<number>`length(payload)`.as("size")])
+    .where("org_id", "=", orgId).where("id", ">", filter.afterId)
+    .where("type", "in", filter.types)
+    .orderBy("id").limit(filter.limit).as("page");
+  const sized = db.selectFrom(page)
+    .select([
+      "page.id",
+      sql<number>`sum(page.size) over (order by page.id) - page.size`.as("before"),
+    ])
+    .as("sized");
+  return db.selectFrom("events").select(["id", "public_id", "org_id", "type", "payload"])
+    .where(
+      "id",
+      "in",
+      db.selectFrom(sized).select("sized.id").where("sized.before", "<", filter.maxChars),
+    )
+    .orderBy("id").execute();
 }
 
 /** Lists an organisation's events oldest first after a row id, optionally of some types. */

@@ -404,6 +404,10 @@ interface WebhookRecoveriesTable {
   /** How many deliveries the recovery queued. */
   queued: number;
   created_at: number;
+  /** 1 when events already delivered were queued again too (migration 0012). */
+  include_delivered: Generated<number>;
+  /** The real time the recovery was asked for (migration 0012); null before it. */
+  requested_at: number | null;
 }
 
 interface SandboxInboxesTable {

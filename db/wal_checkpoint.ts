@@ -1,4 +1,8 @@
-import type { CheckpointAnswer, CheckpointRequest } from "./wal_checkpoint_worker.ts";
+import type {
+  CheckpointAnswer,
+  CheckpointMode,
+  CheckpointRequest,
+} from "./wal_checkpoint_worker.ts";
 import type { WalIndex, WalState } from "./wal_index.ts";
 
 /** The result of one checkpoint, in frames; null when it failed. */
@@ -26,6 +30,7 @@ export class WalCheckpointer {
   #wal: WalState | null = null;
   #running: Promise<CheckpointResult> | null = null;
   #catchingUp: Promise<void> | null = null;
+  #recovering: Promise<void> | null = null;
   /** After a catch-up gave up: the WAL's frames before writes are held again. */
   #holdAfter = 0;
   #closed = false;
@@ -69,6 +74,18 @@ export class WalCheckpointer {
     return this.#catchingUp;
   }
 
+  /**
+   * Before the first write after the storage failed (a full disk whose space came back): a
+   * promise (it never rejects) that settles once a checkpoint copied every frame into the
+   * database file and cut the WAL file to nothing, or failed.
+   */
+  recover(): Promise<void> {
+    // NOTE: SQLite never shrinks a WAL file by itself: without this, the frames written once
+    // writes resume fill the space just freed, behind a WAL that keeps what it held.
+    this.#recovering ??= this.#truncate().finally(() => this.#recovering = null);
+    return this.#recovering;
+  }
+
   /** Waits for a checkpoint running, then stops the worker and closes its connection. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -90,9 +107,15 @@ export class WalCheckpointer {
     this.#holdAfter = (this.#wal?.frames ?? 0) + this.#checkpointFrames;
   }
 
-  #start(): Promise<CheckpointResult> {
+  async #truncate(): Promise<void> {
+    // One request at a time goes to the worker: a passive checkpoint running finishes first.
+    while (this.#running) await this.#running;
+    if (!this.#closed) await this.#start("TRUNCATE");
+  }
+
+  #start(mode: CheckpointMode = "PASSIVE"): Promise<CheckpointResult> {
     // A worker that cannot even start is one more failed checkpoint (see #checkpoint).
-    const running = this.#checkpoint().catch(() => null).then((result) => {
+    const running = this.#checkpoint(mode).catch(() => null).then((result) => {
       if (result && result.busy === 0 && this.#wal) {
         this.#wal = { ...this.#wal, frames: result.log, backfilled: result.checkpointed };
       }
@@ -102,7 +125,7 @@ export class WalCheckpointer {
     return running;
   }
 
-  async #checkpoint(): Promise<CheckpointResult> {
+  async #checkpoint(mode: CheckpointMode): Promise<CheckpointResult> {
     this.#worker ??= new Worker(new URL("./wal_checkpoint_worker.ts", import.meta.url), {
       type: "module",
     });
@@ -110,6 +133,7 @@ export class WalCheckpointer {
       op: "checkpoint",
       path: this.#path,
       busyTimeoutMs: this.#busyTimeoutMs,
+      mode,
     });
     // NOTE: a failed checkpoint (full disk, I/O error) is dropped: the frames stay in the WAL,
     // every commit stays readable and durable, and the next commit starts another. A storage

@@ -1,9 +1,15 @@
 import { DatabaseSync } from "node:sqlite";
 
-/** A job for the checkpoint worker: checkpoint the database at `path`, or close its connection. */
+/**
+ * A job for the checkpoint worker: checkpoint the database at `path` (PASSIVE, or TRUNCATE: copy
+ * every frame and cut the WAL file to nothing), or close its connection.
+ */
 export type CheckpointRequest =
-  | { op: "checkpoint"; path: string; busyTimeoutMs: number }
+  | { op: "checkpoint"; path: string; busyTimeoutMs: number; mode: CheckpointMode }
   | { op: "close" };
+
+/** How a checkpoint runs: see SQLite's wal_checkpoint. */
+export type CheckpointMode = "PASSIVE" | "TRUNCATE";
 
 /** The worker's answer: wal_checkpoint's result row (in frames), why it failed, or closed. */
 export type CheckpointAnswer =
@@ -13,7 +19,7 @@ export type CheckpointAnswer =
 
 let connection: DatabaseSync | null = null;
 
-function checkpoint(path: string, busyTimeoutMs: number): CheckpointAnswer {
+function checkpoint(path: string, busyTimeoutMs: number, mode: CheckpointMode): CheckpointAnswer {
   try {
     if (connection === null) {
       connection = new DatabaseSync(path, { timeout: busyTimeoutMs });
@@ -21,7 +27,7 @@ function checkpoint(path: string, busyTimeoutMs: number): CheckpointAnswer {
       // the WAL may start over: a crash loses nothing committed.
       connection.exec("PRAGMA synchronous = FULL");
     }
-    const row = connection.prepare("PRAGMA wal_checkpoint(PASSIVE)").get() as {
+    const row = connection.prepare(`PRAGMA wal_checkpoint(${mode})`).get() as {
       busy: number;
       log: number;
       checkpointed: number;
@@ -37,7 +43,9 @@ function checkpoint(path: string, busyTimeoutMs: number): CheckpointAnswer {
 (self as unknown as Worker).onmessage = (event: MessageEvent<CheckpointRequest>) => {
   const request = event.data;
   if (request.op === "checkpoint") {
-    (self as unknown as Worker).postMessage(checkpoint(request.path, request.busyTimeoutMs));
+    (self as unknown as Worker).postMessage(
+      checkpoint(request.path, request.busyTimeoutMs, request.mode),
+    );
     return;
   }
   connection?.close();

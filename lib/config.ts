@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isLoopbackHost } from "./webhooks/address_policy.ts";
 
 /** The two environments; each runs as its own process with its own database. */
 export const ENVIRONMENTS = ["sandbox", "production"] as const;
@@ -21,6 +22,8 @@ export interface Config {
   quickstartAccess: "plan" | "role";
   webhookRetryScheduleMs: number[];
   rateLimitPerSecond: number;
+  /** Requests per second all of an organisation's API keys may make together. */
+  rateLimitPerOrgPerSecond: number;
   /** A sandbox reachable beyond this machine may still send webhooks to private addresses. */
   webhookAllowPrivateTargets: boolean;
   /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
@@ -205,6 +208,9 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.string().regex(/^\d+$/, "must be a positive whole number")
     .transform(Number).refine((value) => value >= 1, "must be a positive whole number")
     .optional(),
+  RATE_LIMIT_PER_ORG_PER_SECOND: z.string().regex(/^\d+$/, "must be a positive whole number")
+    .transform(Number).refine((value) => value >= 1, "must be a positive whole number")
+    .optional(),
   TRUSTED_PROXIES: z.string().refine(
     (value) => value.split(",").every((address) => /^[0-9a-fA-F.:]+$/.test(address.trim())),
     "must be a comma-separated list of IP addresses",
@@ -314,6 +320,9 @@ export function loadConfig(
     quickstartAccess: vars.QUICKSTART_ACCESS ?? "role",
     webhookRetryScheduleMs: parseDurationList(schedule)!,
     rateLimitPerSecond: vars.RATE_LIMIT_PER_SECOND ?? 100,
+    // Three keys' worth by default: an organisation may split its traffic, not multiply it.
+    rateLimitPerOrgPerSecond: vars.RATE_LIMIT_PER_ORG_PER_SECOND ??
+      3 * (vars.RATE_LIMIT_PER_SECOND ?? 100),
     webhookAllowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS === "true",
     trustedProxies: (vars.TRUSTED_PROXIES ?? "127.0.0.1,::1").split(",").map((a) => a.trim()),
     logLevel: vars.LOG_LEVEL ?? "info",
@@ -392,9 +401,18 @@ function providerConfig(
       `Invalid configuration: ${missing} is required with PAYMENT_PROVIDER=payu (from the POS's REST API settings in PayU's panel).`,
     );
   }
+  const apiUrl = trimSlash(vars.PAYU_API_URL ?? PAYU_DEFAULT_API_URL);
+  const api = new URL(apiUrl);
+  // NOTE: the OAuth secret and every order travel to this address: in clear text only to this
+  // machine (the fake PayU of the README), never across a network.
+  if (api.protocol !== "https:" && !isLoopbackHost(api.hostname)) {
+    throw new ConfigError(
+      `Invalid configuration: PAYU_API_URL must be https:// (http:// only to this machine, such as a local fake PayU) (got "${apiUrl}").`,
+    );
+  }
   return {
     kind,
-    apiUrl: trimSlash(vars.PAYU_API_URL ?? PAYU_DEFAULT_API_URL),
+    apiUrl,
     posId: vars.PAYU_POS_ID!,
     clientId: vars.PAYU_CLIENT_ID!,
     clientSecret: vars.PAYU_CLIENT_SECRET!,

@@ -56,6 +56,7 @@ const ERROR_CODES = {
   rate_limited: [429, "rate_limit"],
   code_entry_locked: [429, "rate_limit"],
   too_many_streams: [429, "rate_limit"],
+  recovery_rate_limited: [429, "rate_limit"],
   internal_error: [500, "api"],
   service_unavailable: [503, "api"],
   storage_unavailable: [503, "api"],

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Store } from "../db/client.ts";
-import { findEvent, listEventsAfterRow } from "../db/events.ts";
+import { findEvent, listEventPage } from "../db/events.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { latestEventId, listEventsAfter, type OutboxEvent } from "../db/webhook_fanout.ts";
 import type { OrgContext } from "./context.ts";
@@ -19,7 +19,7 @@ export type StreamItem =
   | { kind: "heartbeat" }
   | { kind: "behind" };
 
-/** Tuning of the event streams; tests shrink the buffer. */
+/** Tuning of the event streams; tests shrink the limits. */
 export interface EventStreamOptions {
   /** How often other processes' events are looked for while a stream is open. */
   pollMs?: number;
@@ -27,15 +27,30 @@ export interface EventStreamOptions {
   heartbeatMs?: number;
   /** Events a stream may hold for a slow reader before it is closed. */
   maxBufferedEvents?: number;
-  /** Bytes of events a stream may hold for a slow reader before it is closed. */
+  /**
+   * Bytes of memory the events a stream holds may take before it is closed, each counted at two
+   * bytes a character (the most a string takes); a replay page takes at most half of it.
+   */
   maxBufferedBytes?: number;
   /** Streams one API key may hold open at once. */
   maxStreamsPerKey?: number;
+  /** Streams one organisation's keys may hold open at once, added up. */
+  maxStreamsPerOrg?: number;
+  /** Streams the process holds open at once, every organisation's. */
+  maxStreams?: number;
 }
 
+/** Events one replay read fetches at most. */
+const REPLAY_PAGE = 100;
+/** Events the live reader fetches at a time, for every stream at once. */
 const PAGE = 200;
 
-/** One reader's view of the organisation's events: catch-up first, then live, in id order. */
+/** The most memory an event's body may take: two bytes a character. */
+function memoryOf(event: OutboxEvent): number {
+  return event.payload.length * 2;
+}
+
+/** One reader's view of the organisation's events: replay first, then live, in id order. */
 export class EventStream {
   readonly orgId: number;
   readonly keyId: string;
@@ -49,8 +64,8 @@ export class EventStream {
   #bytes = 0;
   #heartbeat = false;
   #wake: (() => void) | null = null;
-  #space: (() => void) | null = null;
   #onClose: (stream: EventStream) => void;
+  #replay: (stream: EventStream) => Promise<void>;
   #limits: { events: number; bytes: number };
 
   constructor(
@@ -60,6 +75,8 @@ export class EventStream {
       types: ReadonlySet<string>;
       afterId: number;
       limits: { events: number; bytes: number };
+      /** Queues the next page of missed events, or makes the stream live when there is none. */
+      replay: (stream: EventStream) => Promise<void>;
     },
     onClose: (stream: EventStream) => void,
   ) {
@@ -68,6 +85,7 @@ export class EventStream {
     this.types = init.types;
     this.lastId = init.afterId;
     this.#limits = init.limits;
+    this.#replay = init.replay;
     this.#onClose = onClose;
   }
 
@@ -76,19 +94,13 @@ export class EventStream {
     return this.#queue.length;
   }
 
-  /** Whether the buffer is at least half full (catch-up waits for the reader then). */
-  get filling(): boolean {
-    return this.#queue.length * 2 >= this.#limits.events ||
-      this.#bytes * 2 >= this.#limits.bytes;
-  }
-
   /** Queues an event for the reader; a reader too far behind gets `behind` and the end. */
   push(event: OutboxEvent): void {
     if (this.closed || event.id <= this.lastId) return;
     this.lastId = event.id;
     if (!this.types.has(event.type)) return;
     this.#queue.push({ kind: "event", event });
-    this.#bytes += event.payload.length;
+    this.#bytes += memoryOf(event);
     if (this.#queue.length > this.#limits.events || this.#bytes > this.#limits.bytes) {
       // NOTE: memory per stream is bounded: a reader that falls this far behind loses the
       // buffer and resumes from its Last-Event-ID, which replays from the database.
@@ -105,28 +117,27 @@ export class EventStream {
     this.#signal();
   }
 
-  /** The next item for the reader; null once the stream has ended. */
+  /**
+   * The next item for the reader; null once the stream has ended. Missed events are read from
+   * the database a page at a time, only when the reader has taken the page before.
+   */
   async next(): Promise<StreamItem | null> {
     for (;;) {
       const item = this.#queue.shift();
       if (item) {
-        if (item.kind === "event") this.#bytes -= item.event.payload.length;
-        if (!this.filling) this.#signalSpace();
+        if (item.kind === "event") this.#bytes -= memoryOf(item.event);
         return item;
       }
       if (this.closed) return null;
+      if (!this.live) {
+        await this.#replay(this);
+        continue;
+      }
       if (this.#heartbeat) {
         this.#heartbeat = false;
         return { kind: "heartbeat" };
       }
       await new Promise<void>((resolve) => (this.#wake = resolve));
-    }
-  }
-
-  /** Resolves once the reader has taken enough that the buffer is no longer filling. */
-  async drained(): Promise<void> {
-    while (this.filling && !this.closed) {
-      await new Promise<void>((resolve) => (this.#space = resolve));
     }
   }
 
@@ -136,7 +147,6 @@ export class EventStream {
     this.#bytes = 0;
     this.#finish();
     this.#signal();
-    this.#signalSpace();
   }
 
   #finish(): void {
@@ -149,12 +159,6 @@ export class EventStream {
     const wake = this.#wake;
     this.#wake = null;
     wake?.();
-  }
-
-  #signalSpace(): void {
-    const space = this.#space;
-    this.#space = null;
-    space?.();
   }
 }
 
@@ -182,8 +186,10 @@ export class EventBroadcaster {
       pollMs: options.pollMs ?? 1000,
       heartbeatMs: options.heartbeatMs ?? 15_000,
       maxBufferedEvents: options.maxBufferedEvents ?? 1000,
-      maxBufferedBytes: options.maxBufferedBytes ?? 4 * 1024 * 1024,
+      maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
       maxStreamsPerKey: options.maxStreamsPerKey ?? 5,
+      maxStreamsPerOrg: options.maxStreamsPerOrg ?? 10,
+      maxStreams: options.maxStreams ?? 32,
     };
   }
 
@@ -199,7 +205,8 @@ export class EventBroadcaster {
 
   /**
    * Opens a stream of an organisation's events after row `afterId` (null: from now on), only
-   * of `types` when given. Throws 429 when the key already holds its share of streams.
+   * of `types` when given. Throws 429 when the key, its organisation or the process already
+   * holds its share of streams.
    */
   async open(init: {
     orgId: number;
@@ -207,16 +214,10 @@ export class EventBroadcaster {
     types: ReadonlySet<string>;
     afterId: number | null;
   }): Promise<EventStream> {
-    const held = [...this.#streams].filter((stream) => stream.keyId === init.keyId).length;
-    if (held >= this.#options.maxStreamsPerKey) {
-      throw new ApiError(
-        "too_many_streams",
-        `This API key already has ${held} event streams open, the most it may; close one ` +
-          "and retry.",
-        { headers: { "Retry-After": "5" } },
-      );
-    }
+    this.#checkRoom(init);
     if (this.#streams.size === 0) await this.#start();
+    // NOTE: checked again after the await, so streams opened at once cannot overshoot a limit.
+    this.#checkRoom(init);
     const stream = new EventStream({
       ...init,
       afterId: init.afterId ?? this.#watermark,
@@ -224,18 +225,39 @@ export class EventBroadcaster {
         events: this.#options.maxBufferedEvents,
         bytes: this.#options.maxBufferedBytes,
       },
+      replay: (replaying) => this.#replayPage(replaying),
     }, (closed) => this.#remove(closed));
     this.#streams.add(stream);
-    this.#catchUp(stream).catch((error) => {
-      this.#log.warn("event stream catch-up failed", { error: String(error) });
-      stream.close();
-    });
     return stream;
   }
 
   /** Ends every stream (the server is stopping). */
   close(): void {
     for (const stream of [...this.#streams]) stream.close();
+  }
+
+  /** Throws 429 `too_many_streams` when another stream would pass a limit. */
+  #checkRoom(init: { orgId: number; keyId: string }): void {
+    // NOTE: every stream may hold up to maxBufferedBytes: these counts bound the memory the
+    // streams of one organisation, and of the whole process, can take.
+    let ofKey = 0;
+    let ofOrg = 0;
+    for (const stream of this.#streams) {
+      if (stream.keyId === init.keyId) ofKey++;
+      if (stream.orgId === init.orgId) ofOrg++;
+    }
+    const full = ofKey >= this.#options.maxStreamsPerKey
+      ? `This API key already has ${ofKey} event streams open, the most it may`
+      : ofOrg >= this.#options.maxStreamsPerOrg
+      ? `This organisation's API keys already have ${ofOrg} event streams open, the most they may`
+      : this.#streams.size >= this.#options.maxStreams
+      ? `This server already has ${this.#streams.size} event streams open, the most it takes`
+      : null;
+    if (full !== null) {
+      throw new ApiError("too_many_streams", `${full}; close one and retry.`, {
+        headers: { "Retry-After": "5" },
+      });
+    }
   }
 
   async #start(): Promise<void> {
@@ -270,7 +292,7 @@ export class EventBroadcaster {
         for (let more = true; more && this.#streams.size > 0;) {
           const rows = await listEventsAfter(this.#store.db, this.#watermark, PAGE);
           // NOTE: no await between moving the watermark and handing the rows to the live
-          // streams: a stream that goes live compares against this watermark (see #catchUp).
+          // streams: a stream that goes live compares against this watermark (see #replayPage).
           for (const row of rows) {
             this.#watermark = row.id;
             for (const stream of this.#streams) {
@@ -288,30 +310,36 @@ export class EventBroadcaster {
   }
 
   /**
-   * Replays the stream's missed events from the database, oldest first, at the reader's pace,
-   * then makes it live. It goes live only after a read that found nothing more while the
-   * watermark stood still: every event up to the watermark was visible to that read, and every
-   * later one will be pushed.
+   * Queues the stream's next page of missed events, oldest first, or makes it live. A page is
+   * read only once the reader has taken the one before, and holds at most half the events and
+   * bytes a stream may hold. The stream goes live only after a read that found nothing more while the watermark
+   * stood still: every event up to the watermark was visible to that read, and every later one
+   * will be pushed.
    */
-  async #catchUp(stream: EventStream): Promise<void> {
-    const types = [...stream.types];
-    for (;;) {
-      const watermark = this.#watermark;
-      const rows = await listEventsAfterRow(this.#store.db, stream.orgId, {
-        types,
-        afterId: stream.lastId,
-        limit: PAGE,
-      });
-      for (const row of rows) {
-        await stream.drained();
-        if (stream.closed) return;
-        stream.push(row);
+  async #replayPage(stream: EventStream): Promise<void> {
+    const watermark = this.#watermark;
+    let rows: OutboxEvent[] = [];
+    try {
+      if (stream.types.size > 0) {
+        rows = await listEventPage(this.#store.db, stream.orgId, {
+          types: [...stream.types],
+          afterId: stream.lastId,
+          limit: Math.max(
+            1,
+            Math.min(REPLAY_PAGE, Math.floor(this.#options.maxBufferedEvents / 2)),
+          ),
+          maxChars: this.#options.maxBufferedBytes / 4,
+        });
       }
-      if (rows.length < PAGE && this.#watermark === watermark) {
-        stream.lastId = Math.max(stream.lastId, watermark);
-        stream.live = true;
-        return;
-      }
+    } catch (error) {
+      this.#log.warn("event stream replay failed", { error: String(error) });
+      stream.close();
+      return;
+    }
+    for (const row of rows) stream.push(row);
+    if (rows.length === 0 && this.#watermark === watermark) {
+      stream.lastId = Math.max(stream.lastId, watermark);
+      stream.live = true;
     }
   }
 }

@@ -4,6 +4,7 @@ import type { ApiKeyAuthenticator } from "../lib/api_keys.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { registerBackupMetrics } from "../lib/ops/backup_metrics.ts";
+import { registerProviderMetrics } from "../lib/providers/metrics.ts";
 import { TokenBucketLimiter } from "../lib/rate_limit.ts";
 import { buildServices, type ServiceDeps } from "../lib/services.ts";
 import type { WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const { clock, log } = services;
   const metrics = createMetrics();
   registerBackupMetrics(metrics.registry, services.backups);
+  registerProviderMetrics(metrics.registry, services.provider.health);
   const app = new Hono<AppEnv>();
   app.use("*", async (_c, next) => {
     webhooks.noteRequest();

@@ -20,6 +20,12 @@ Deno.test("[config] defaults describe a local sandbox", () => {
   assert.equal(config.productionPublicUrl, "http://localhost:8788");
   assert.equal(config.quickstartAccess, "role");
   assert.equal(config.rateLimitPerSecond, 100);
+  assert.equal(config.rateLimitPerOrgPerSecond, 300);
+  assert.equal(loadConfig({ RATE_LIMIT_PER_SECOND: "7" }).rateLimitPerOrgPerSecond, 21);
+  assert.equal(
+    loadConfig({ RATE_LIMIT_PER_ORG_PER_SECOND: "150" }).rateLimitPerOrgPerSecond,
+    150,
+  );
 });
 
 Deno.test("[config] production defaults to its own port, file and the contract's retry schedule", () => {
@@ -80,6 +86,10 @@ Deno.test("[config] a bad value stops start-up with one line naming the variable
     [
       { RATE_LIMIT_PER_SECOND: "0" },
       'Invalid configuration: RATE_LIMIT_PER_SECOND must be a positive whole number (got "0").',
+    ],
+    [
+      { RATE_LIMIT_PER_ORG_PER_SECOND: "many" },
+      'Invalid configuration: RATE_LIMIT_PER_ORG_PER_SECOND must be a positive whole number (got "many").',
     ],
     [
       { LOG_LEVEL: "loud" },
@@ -147,6 +157,32 @@ Deno.test("[config] the payment provider: the simulator in the sandbox, PayU whe
     (sandboxOnPayu.paymentProvider as { apiUrl: string }).apiUrl,
     "https://secure.snd.payu.com",
   );
+});
+
+Deno.test("[config] PayU is reached over https, or over http only on this machine", async (t) => {
+  const payu = {
+    PAYMENT_PROVIDER: "payu",
+    PAYU_POS_ID: "1",
+    PAYU_CLIENT_ID: "1",
+    PAYU_CLIENT_SECRET: "s",
+    PAYU_SECOND_KEY: "k",
+  };
+  for (const url of ["http://payu.example", "http://203.0.113.7:8790", "http://10.0.0.5"]) {
+    await t.step(url, () => {
+      assert.throws(
+        () => loadConfig({ PAYSTEAD_ENV: "production", ...payu, PAYU_API_URL: url }),
+        new ConfigError(
+          `Invalid configuration: PAYU_API_URL must be https:// (http:// only to this machine, such as a local fake PayU) (got "${url}").`,
+        ),
+      );
+    });
+  }
+  for (const url of ["http://127.0.0.1:8790", "http://localhost:8790", "http://[::1]:8790"]) {
+    await t.step(url, () => {
+      const config = loadConfig({ PAYSTEAD_ENV: "production", ...payu, PAYU_API_URL: url });
+      assert.equal((config.paymentProvider as { apiUrl: string }).apiUrl, url);
+    });
+  }
 });
 
 Deno.test("[config] production refuses to serve without a real payment provider", async (t) => {

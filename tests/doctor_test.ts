@@ -81,6 +81,42 @@ Deno.test("[doctor] a serving sandbox with PayU credentials PayU accepts has no 
   }
 });
 
+Deno.test("[doctor] production on PayU's sandbox host or its public POS says no real money moves", async (t) => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-doctor-" });
+  const payu = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    () => Response.json({ access_token: "t", token_type: "bearer", expires_in: 43199 }),
+  );
+  try {
+    const env = {
+      DATA_DIR: dataDir,
+      PAYSTEAD_ENV: "production",
+      PAYMENT_PROVIDER: "payu",
+      PAYU_API_URL: `http://127.0.0.1:${payu.addr.port}`,
+      PAYU_CLIENT_ID: "c",
+      PAYU_CLIENT_SECRET: "s",
+      PAYU_SECOND_KEY: "k",
+    };
+    const cases: [string, string | null][] = [
+      [
+        "300746",
+        "Production takes no real money: PAYU_POS_ID 300746 is PayU's public sandbox POS. Fix: Set PAYU_API_URL=https://secure.payu.com and your production POS's PAYU_* credentials.",
+      ],
+      ["145227", null],
+    ];
+    for (const [posId, line] of cases) {
+      await t.step(posId, async () => {
+        const result = await runCli(["doctor"], { ...env, PAYU_POS_ID: posId });
+        const lines = result.stderr.split("\n").filter((text) => text.includes("real money"));
+        assert.deepEqual(lines, line === null ? [] : [line]);
+      });
+    }
+  } finally {
+    await payu.shutdown();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
 Deno.test("[healthcheck] exits 0 on a ready server and 1 when nothing answers; version prints one line", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-health-" });
   const server = await startPaystead(dataDir);

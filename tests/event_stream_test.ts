@@ -318,6 +318,32 @@ Deno.test("[events] one key may hold only so many streams", async () => {
   }
 });
 
+Deno.test("[events] the process holds only so many streams, every organisation's", async () => {
+  const app = await makeTestApp({ eventStreams: { maxStreams: 2 } });
+  try {
+    const { key } = await createOtherOrganisation(app);
+    const first = new StreamReader(await openStream(app));
+    const second = new StreamReader(
+      await openStream(app, "", { authorization: `Bearer ${key.secret}` }),
+    );
+    const third = await openStream(app);
+    await expectError(
+      third,
+      429,
+      "rate_limit",
+      "too_many_streams",
+      "This server already has 2 event streams open, the most it takes; close one and retry.",
+    );
+    assert.equal(third.headers.get("retry-after"), "5");
+    await second.cancel();
+    const again = new StreamReader(await openStream(app));
+    await again.cancel();
+    await first.cancel();
+  } finally {
+    await app.close();
+  }
+});
+
 Deno.test("[events] a stream sees events another process commits, through the shared poll", async () => {
   const app = await makeTestApp({ eventStreams: { pollMs: 20 } });
   const other = await openStore<EnvironmentSchema>(app.config.databaseUrl);

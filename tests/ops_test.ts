@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { createTestOffer, expectError, makeTestApp } from "./support/helpers.ts";
+import { createApiKey } from "../lib/api_keys.ts";
+import {
+  createOtherOrganisation,
+  createTestOffer,
+  expectError,
+  makeTestApp,
+} from "./support/helpers.ts";
 import { demoApiKey, startPaystead } from "./support/processes.ts";
 
 Deno.test("[ops] an API key over its rate gets 429 with Retry-After", async () => {
@@ -19,6 +25,46 @@ Deno.test("[ops] an API key over its rate gets 429 with Retry-After", async () =
     app.clock.advance(334);
     assert.equal((await app.request("GET", "/api/v1/qr")).status, 200);
     assert.equal((await app.request("GET", "/api/v1/qr")).status, 429);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[ops] an organisation's keys add up to its own rate, with Retry-After", async () => {
+  const app = await makeTestApp({
+    env: { RATE_LIMIT_PER_SECOND: "3", RATE_LIMIT_PER_ORG_PER_SECOND: "4" },
+  });
+  try {
+    const second = await createApiKey(app.store, {
+      orgId: app.orgId,
+      name: "second",
+      environment: "sandbox",
+      now: app.clock.now(),
+    });
+    const asSecond = () =>
+      app.app.request("/api/v1/qr", { headers: { authorization: `Bearer ${second.secret}` } });
+    for (let i = 0; i < 3; i++) assert.equal((await app.request("GET", "/api/v1/qr")).status, 200);
+    assert.equal((await asSecond()).status, 200);
+    // The second key is within its own rate, but the organisation has used its four.
+    const response = await asSecond();
+    assert.equal(response.headers.get("retry-after"), "1");
+    await expectError(
+      response,
+      429,
+      "rate_limit",
+      "rate_limited",
+      "This organisation's API keys together are over their limit of 4 requests per second. " +
+        "Retry after 1 s.",
+    );
+    // Another organisation's keys are not affected.
+    const { key: other } = await createOtherOrganisation(app);
+    const elsewhere = await app.app.request("/api/v1/qr", {
+      headers: { authorization: `Bearer ${other.secret}` },
+    });
+    assert.equal(elsewhere.status, 200);
+    app.clock.advance(250);
+    assert.equal((await asSecond()).status, 200);
+    assert.equal((await asSecond()).status, 429);
   } finally {
     await app.close();
   }

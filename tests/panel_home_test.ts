@@ -144,6 +144,35 @@ Deno.test("[panel home] production's empty home: a member is told to create an o
   }
 });
 
+Deno.test("[panel home] production on PayU's sandbox or its public POS says no real money moves", async (t) => {
+  const strip = /<p class="test-payments-strip" role="alert">([\s\S]*?)<\/p>/;
+  const cases: [Record<string, string>, string | null][] = [
+    [
+      {},
+      "Test payments PAYU_API_URL is PayU's sandbox (secure.snd.payu.com): no real money moves, " +
+      "whatever this panel shows.",
+    ],
+    [
+      { PAYU_API_URL: "https://secure.payu.com" },
+      "Test payments PAYU_POS_ID 300746 is PayU's public sandbox POS: no real money moves, " +
+      "whatever this panel shows.",
+    ],
+    [{ PAYU_API_URL: "https://secure.payu.com", PAYU_POS_ID: "145227" }, null],
+  ];
+  for (const [env, banner] of cases) {
+    await t.step(JSON.stringify(env), async () => {
+      const { t: app, agent } = await signedInApp({ environment: "production", env });
+      try {
+        const page = await (await agent.get("/panel")).text();
+        const shown = strip.exec(page)?.[1];
+        assert.equal(shown === undefined ? null : pageText(shown), banner);
+      } finally {
+        await app.close();
+      }
+    });
+  }
+});
+
 Deno.test("[panel home] the sandbox's empty home offers the Quick Start, not the checklist", async () => {
   const { t, agent } = await signedInApp();
   try {

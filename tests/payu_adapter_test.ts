@@ -11,7 +11,7 @@ import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { silentLogger } from "../lib/log.ts";
 import { reconcileAtStart } from "../lib/payments/reconcile.ts";
 import { createApp } from "../routes/app.ts";
-import type { PayuTimeouts } from "../lib/providers/payu/provider.ts";
+import { codeRefusal, type PayuTimeouts } from "../lib/providers/payu/provider.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -179,6 +179,49 @@ Deno.test("[payu] every sandbox BLIK code ends with its failure code", async (s)
       assert.equal((await paymentOf(t, paymentId)).status, "PENDING");
     } finally {
       await t.close();
+    }
+  });
+});
+
+Deno.test("[payu] a code PayU refuses at create gets the failure code a cancelled order would", async (s) => {
+  const cases: [string, string][] = [
+    ["500500", "declined"],
+    ["700701", "code_expired"],
+    ["700702", "code_canceled"],
+    ["700703", "code_already_used"],
+  ];
+  for (const [code, failureCode] of cases) {
+    await s.step(code, async () => {
+      const { t, payu, paymentId } = await production({ switches: { codeRefusals: "create" } });
+      try {
+        assert.equal((await enterCode(t, paymentId, code)).body.phase, "failed");
+        const payment = await paymentOf(t, paymentId);
+        assert.equal(payment.status, "FAILED");
+        assert.equal(payment.failureCode, failureCode);
+        assert.equal(payu.orders().length, 0);
+      } finally {
+        await t.close();
+      }
+    });
+  }
+  await s.step("literals that name the code's fate in other words", () => {
+    const cases: [Record<string, string>, string | null][] = [
+      [{ codeLiteral: "AUTHORIZATION_CODE_EXPIRED" }, "code_expired"],
+      [{ codeLiteral: "BLIK_CODE_CANCELLED" }, "code_canceled"],
+      [{ codeLiteral: "AUTH_CODE_ALREADY_USED" }, "code_already_used"],
+      [{ codeLiteral: "INVALID_AUTHORIZATION_CODE" }, "invalid_code"],
+      [{ statusDesc: "BLIK code has been used" }, "code_already_used"],
+      [{ statusDesc: "INVALID_BLIK_CODE" }, "invalid_code"],
+      [{ code: "REG_ERROR_AUTH_CODE_EXPIRED" }, "code_expired"],
+      [{ statusDesc: "Invalid value of field: currencyCode" }, null],
+      [{ codeLiteral: "EXPIRED_TOKEN" }, null],
+    ];
+    for (const [fields, expected] of cases) {
+      assert.equal(
+        codeRefusal({ statusCode: "ERROR_VALUE_INVALID", ...fields }),
+        expected,
+        JSON.stringify(fields),
+      );
     }
   });
 });

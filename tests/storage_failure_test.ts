@@ -249,6 +249,89 @@ Deno.test({
   },
 });
 
+/** The size of a file in bytes, 0 when it does not exist. */
+async function sizeOf(path: string): Promise<number> {
+  return await Deno.stat(path).then((info) => info.size, () => 0);
+}
+
+Deno.test({
+  name: "[storage] on a small disk whose space returns, the WAL is truncated before writes resume",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const mountPoint = await Deno.makeTempDir({ prefix: "paystead-tmpfs-" });
+    const refused = await mountTmpfs(mountPoint, "6m");
+    if (refused !== null) {
+      console.log(`skipped: cannot mount a tmpfs here (${refused}); run the tests as root`);
+      await Deno.remove(mountPoint);
+      return;
+    }
+    const server = await startPaystead(`${mountPoint}/data`);
+    const wal = `${mountPoint}/data/sandbox.db-wal`;
+    try {
+      const key = await demoApiKey(server);
+      const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+      const offer = await (await fetch(`${server.url}/api/v1/qr`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ name: "Small disk", amount: 100, currency: "PLN" }),
+      })).json();
+      const create = async () => {
+        const response = await fetch(`${server.url}/api/v1/payments`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ qrId: offer.qrId, metadata: { note: "x".repeat(400) } }),
+        });
+        await response.body?.cancel();
+        return response.status;
+      };
+      // Writes until the WAL file holds a megabyte: SQLite reuses it from its start after each
+      // checkpoint but never makes it smaller.
+      for (let round = 0; round < 300 && await sizeOf(wal) < 1024 * 1024; round++) {
+        assert.deepEqual(await Promise.all([create(), create(), create(), create()]), [
+          201,
+          201,
+          201,
+          201,
+        ]);
+      }
+      const before = await sizeOf(wal);
+      assert.ok(before >= 1024 * 1024, `the WAL reached only ${before} bytes`);
+
+      // The disk fills up; writes go on in the WAL's room until they need more, then fail.
+      await fill(`${mountPoint}/filler`);
+      let failed = false;
+      for (let round = 0; round < 500 && !failed; round++) {
+        const statuses = await Promise.all([create(), create(), create(), create()]);
+        failed = statuses.includes(503);
+      }
+      assert.ok(failed, "writes never failed on the full disk");
+
+      // Space returns: the first write after it (the server's own probe) truncates the WAL.
+      await Deno.remove(`${mountPoint}/filler`);
+      let ready = false;
+      for (let tries = 0; tries < 100 && !ready; tries++) {
+        const response = await fetch(`${server.url}/readyz`);
+        await response.body?.cancel();
+        ready = response.status === 200;
+        if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(ready, "the server did not take writes again");
+      const after = await sizeOf(wal);
+      assert.ok(after < 128 * 1024, `the WAL still holds ${after} bytes (it held ${before})`);
+      const statuses = [];
+      for (let round = 0; round < 10; round++) {
+        statuses.push(...await Promise.all([create(), create(), create(), create()]));
+      }
+      assert.deepEqual(statuses, statuses.map(() => 201));
+    } finally {
+      await server.stop();
+      await new Deno.Command("umount", { args: [mountPoint] }).output();
+      await Deno.remove(mountPoint, { recursive: true });
+    }
+  },
+});
+
 Deno.test("[storage] a data folder that cannot be made is one line saying where and what to do", async () => {
   const file = await Deno.makeTempFile({ prefix: "paystead-not-a-folder-" });
   try {

@@ -70,6 +70,7 @@ Deno.test("[webhooks] recover queues the window's subscribed events once per win
         endpointId: endpoint.id,
         since: start,
         until: middle,
+        includeDelivered: false,
         queued: 1,
         createdAt: new Date(app.clock.now()).toISOString(),
       });
@@ -93,6 +94,41 @@ Deno.test("[webhooks] recover queues the window's subscribed events once per win
       assert.deepEqual(await deliveriesOf(app, succeeded[1].id), [`${endpoint.id} RECOVERY`]);
       const created = await eventsOfType(app, "payment.created");
       assert.deepEqual(await deliveriesOf(app, created[0].id), []);
+    });
+
+    await t.step("includeDelivered is a window of its own, once an hour per endpoint", async () => {
+      const first = await app.request("POST", path, {
+        since: start,
+        until: middle,
+        includeDelivered: true,
+      });
+      assert.equal(first.status, 201);
+      const recovery = await first.json();
+      assert.equal(recovery.includeDelivered, true);
+      // The window's event is still pending for the endpoint: it is not queued twice.
+      assert.equal(recovery.queued, 0);
+      const same = await app.request("POST", path, {
+        since: start,
+        until: middle,
+        includeDelivered: true,
+      });
+      assert.equal(same.status, 200);
+      assert.deepEqual(await same.json(), recovery);
+
+      app.clock.advance(60 * 60 * 1000 - 1000);
+      const soon = await app.request("POST", path, { since: middle, includeDelivered: true });
+      assert.equal(soon.headers.get("retry-after"), "1");
+      await expectError(
+        soon,
+        429,
+        "rate_limit",
+        "recovery_rate_limited",
+        "This endpoint re-sent delivered events less than an hour ago; recover without " +
+          "includeDelivered, or retry in 1 s.",
+      );
+      app.clock.advance(1000);
+      const later = await app.request("POST", path, { since: middle, includeDelivered: true });
+      assert.equal(later.status, 201);
     });
 
     await t.step("bad windows, unknown and disabled endpoints change nothing", async () => {

@@ -36,6 +36,8 @@ export interface PanelChrome {
   quickstart: boolean;
   /** Shown to owners while the last scheduled backup failed. */
   backupFailure: { at: string; message: string } | null;
+  /** Why production takes no real money (PayU's sandbox host or public POS); null if it may. */
+  testPayments: string | null;
 }
 
 const ENV_LABEL: Record<Environment, string> = { sandbox: "Sandbox", production: "Production" };
@@ -197,6 +199,12 @@ export function Shell(props: {
                 chrome.clockAheadDays === 1 ? "" : "s"
               } ahead.`}
           </span>
+        </p>
+      )}
+      {chrome.testPayments !== null && (
+        <p class="test-payments-strip" role="alert">
+          <strong>Test payments</strong>{" "}
+          <span>{chrome.testPayments}: no real money moves, whatever this panel shows.</span>
         </p>
       )}
       <div class={`shell ${sandbox ? "shell--sandbox" : ""}`}>

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { ENVIRONMENTS } from "../config.ts";
 import { ApiError } from "../errors.ts";
-import { RECURRING_INTERVALS } from "../offers.ts";
+import { CheckoutSettings } from "../checkout/schemas.ts";
+import { CreateOfferRequest } from "../offers.ts";
+import { CreateWebhookEndpointRequest } from "../webhooks/schemas.ts";
 
 /** The file's format name and version: a later version is refused, not guessed at. */
 export const CONFIG_FORMAT = "paystead-config";
@@ -9,26 +11,27 @@ export const CONFIG_VERSION = 1;
 /** Larger than any real configuration (500 offers, 16 endpoints), small enough to parse safely. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
+// NOTE: every field an import writes is checked by the API's own schema for it, so a file
+// (edited, with its checksum computed again) can store nothing the API would refuse.
+const offer = CreateOfferRequest.shape;
 const ExportedOffer = z.strictObject({
   qrId: z.string().regex(/^qr_[0-9A-Za-z_-]{22,64}$/),
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2000).nullable(),
-  amount: z.int().min(1),
-  currency: z.string().regex(/^[A-Z]{3}$/),
-  recurring: z.strictObject({
-    interval: z.enum(RECURRING_INTERVALS),
-    intervalCount: z.int().min(1).max(365),
-  }).nullable(),
+  name: offer.name,
+  description: offer.description.unwrap().nullable(),
+  amount: offer.amount,
+  currency: offer.currency,
+  recurring: offer.recurring.unwrap().nullable(),
   active: z.boolean(),
-  metadata: z.record(z.string(), z.string()),
+  metadata: offer.metadata.unwrap(),
 });
 export type ExportedOffer = z.infer<typeof ExportedOffer>;
 
+const endpoint = CreateWebhookEndpointRequest.shape;
 const ExportedEndpoint = z.strictObject({
   id: z.string().regex(/^we_[0-9A-Za-z_-]{22,64}$/),
-  url: z.string().max(2048),
-  events: z.array(z.string().max(100)).min(1).max(50),
-  description: z.string().max(500).nullable(),
+  url: endpoint.url,
+  events: endpoint.events.unwrap(),
+  description: endpoint.description.unwrap().nullable(),
   enabled: z.boolean(),
 });
 export type ExportedEndpoint = z.infer<typeof ExportedEndpoint>;
@@ -41,7 +44,7 @@ const Body = z.strictObject({
   environment: z.enum(ENVIRONMENTS),
   offers: z.array(ExportedOffer).max(5000),
   webhookEndpoints: z.array(ExportedEndpoint).max(100),
-  checkout: z.strictObject({ allowedOrigins: z.array(z.string().max(2048)).max(100) }),
+  checkout: CheckoutSettings,
 });
 /** A configuration file's content, without its checksum. */
 export type ConfigBody = z.infer<typeof Body>;

@@ -8,12 +8,7 @@ import { putCheckoutSettings } from "../checkout/settings.ts";
 import { parseAllowedOrigin } from "../checkout/origins.ts";
 import type { OrgContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import {
-  createOffer,
-  CreateOfferRequest,
-  updateOffer,
-  type UpdateOfferRequest,
-} from "../offers.ts";
+import { createOffer, CreateOfferRequest, updateOffer, UpdateOfferRequest } from "../offers.ts";
 import type { HostResolver } from "../webhooks/address_policy.ts";
 import { createWebhookEndpoint, updateWebhookEndpoint } from "../webhooks/endpoints.ts";
 import { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from "../webhooks/schemas.ts";
@@ -278,7 +273,12 @@ export async function applyImport(
           now,
         });
       } else if (item.kind === "offer") {
-        await updateOffer(inside, item.targetId, item.changes);
+        const changes = validated(
+          UpdateOfferRequest,
+          item.changes,
+          `offers.${file.offers.indexOf(item.source)}`,
+        );
+        await updateOffer(inside, item.targetId, changes);
       } else if (item.kind === "endpoint" && item.action === "create") {
         const source = item.source;
         const input = validated(CreateWebhookEndpointRequest, {

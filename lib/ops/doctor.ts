@@ -2,7 +2,8 @@ import { databaseFilePath, databaseName, openStore } from "../../db/client.ts";
 import { appliedMigrationNames, inspectDatabase, openFile } from "../../db/inspect.ts";
 import { StorageUnavailableError } from "../../db/storage_health.ts";
 import { accountsMigrations, environmentMigrations } from "../../db/migrations/mod.ts";
-import type { Config } from "../config.ts";
+import type { Config, PayuConfig } from "../config.ts";
+import { payuTestSetup } from "../providers/payu/test_setup.ts";
 import { listensPubliclyWithoutProxy } from "../exposure.ts";
 import { listBackups } from "./backups.ts";
 import { diskSpace } from "./disk_space.ts";
@@ -236,6 +237,22 @@ async function checkProvider(config: Config, fetcher: typeof fetch): Promise<Pro
     }];
   }
   if (provider.kind !== "payu") return [];
+  const problems: Problem[] = [];
+  const test = config.environment === "production" ? payuTestSetup(provider) : null;
+  if (test !== null) {
+    problems.push({
+      what: `Production takes no real money: ${test}.`,
+      fix: "Set PAYU_API_URL=https://secure.payu.com and your production POS's PAYU_* credentials.",
+    });
+  }
+  return [...problems, ...await checkPayuCredentials(provider, fetcher)];
+}
+
+/** Asks PayU for a token with the configured credentials. */
+async function checkPayuCredentials(
+  provider: PayuConfig,
+  fetcher: typeof fetch,
+): Promise<Problem[]> {
   try {
     const response = await fetcher(`${provider.apiUrl}/pl/standard/user/oauth/authorize`, {
       method: "POST",

@@ -31,8 +31,13 @@ export function createApi(
   services: Services,
   authenticator: ApiKeyAuthenticator,
 ): OpenAPIHono<AppEnv> {
+  const { rateLimitPerSecond, rateLimitPerOrgPerSecond } = services.config;
   const perApiKey = new TokenBucketLimiter({
-    perSecond: services.config.rateLimitPerSecond,
+    perSecond: rateLimitPerSecond,
+    clock: services.clock,
+  });
+  const perOrganisation = new TokenBucketLimiter({
+    perSecond: rateLimitPerOrgPerSecond,
     clock: services.clock,
   });
   const authenticated = [
@@ -41,7 +46,13 @@ export function createApi(
     rateLimit(
       perApiKey,
       (c) => c.get("principal").apiKeyPublicId,
-      `This API key is over its limit of ${services.config.rateLimitPerSecond} requests per second.`,
+      `This API key is over its limit of ${rateLimitPerSecond} requests per second.`,
+    ),
+    rateLimit(
+      perOrganisation,
+      (c) => String(c.get("principal").orgId),
+      `This organisation's API keys together are over their limit of ${rateLimitPerOrgPerSecond} ` +
+        "requests per second.",
     ),
     jsonBody,
   ] as const;

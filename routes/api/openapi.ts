@@ -36,7 +36,8 @@ export const ERROR_DESCRIPTIONS = {
   409: "The resource's state does not allow this, or an Idempotency-Key conflict.",
   413: "The request body is larger than 1 MiB.",
   415: "The request body is not JSON (send Content-Type: application/json, UTF-8).",
-  429: "Too many requests for this API key (or too many open event streams); see Retry-After.",
+  429: "Too many requests for this API key or its organisation (or too many open event " +
+    "streams, or recoveries); see Retry-After.",
   503: "The server is stopping or its storage cannot take writes; nothing was changed, the " +
     "Idempotency-Key is released. Retry after Retry-After.",
 } as const;

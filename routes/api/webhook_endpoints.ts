@@ -183,8 +183,10 @@ export const webhookEndpoints = createApiRouter()
       description: "Queues again, for this endpoint, every event of the types it subscribes to " +
         "created in `[since, until)`: for a receiver that was down, an endpoint that was " +
         "disabled, or an organisation whose deliveries were paused. Each delivery shows trigger " +
-        "RECOVERY and carries the event's own `webhook-id`. At most 10000 events per window; " +
-        "the same window again answers 200 with the first recovery and queues nothing.",
+        "RECOVERY and carries the event's own `webhook-id`. Events the endpoint already " +
+        "received are left out unless `includeDelivered` (once an hour per endpoint, 429 " +
+        "`recovery_rate_limited` otherwise). At most 10000 events per window and pending per " +
+        "endpoint; the same window again answers 200 with the first recovery and queues nothing.",
       tags,
       request: {
         headers: idempotencyHeader,
@@ -194,7 +196,7 @@ export const webhookEndpoints = createApiRouter()
       responses: {
         201: { description: "The recovery; its deliveries are due now.", ...json(WebhookRecovery) },
         200: { description: "This window was recovered before.", ...json(WebhookRecovery) },
-        ...errors(400, 401, 403, 404, 409),
+        ...errors(400, 401, 403, 404, 409, 429),
       },
     }),
     async (c) => {

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { MAX_CONFIG_BYTES } from "../../lib/config_transfer/format.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { toApiError } from "../errors.ts";
 import { limitBody } from "../middleware/body_limit.ts";
@@ -26,6 +27,11 @@ import { requireSession, verifyCsrf } from "./kit/session.ts";
 
 /** A panel form is a few kilobytes; metadata and allowlists stay far below this. */
 const MAX_FORM_BYTES = 64 * 1024;
+/**
+ * A configuration file as the file format allows it, in a multipart form (the upload, and the
+ * reviewed text sent back): the format's own limit then says what is wrong with a larger file.
+ */
+const MAX_CONFIG_FORM_BYTES = MAX_CONFIG_BYTES + MAX_FORM_BYTES;
 
 /**
  * The merchant panel at `/panel` (and `/`, which leads there): sign-in and invitations, then,
@@ -36,9 +42,15 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   const { services } = deps;
   const panel = new Hono<PanelEnv>();
   panel.get("/", (c) => c.redirect("/panel", 302));
+  const formLimit = limitBody(MAX_FORM_BYTES, "This form is larger than any panel form can be.");
+  const configLimit = limitBody(
+    MAX_CONFIG_FORM_BYTES,
+    `A configuration file is at most ${MAX_CONFIG_BYTES / 1024} KiB.`,
+  );
   panel.use(
     "/panel/*",
-    limitBody(MAX_FORM_BYTES, "This form is larger than any panel form can be."),
+    (c, next) =>
+      c.req.path.startsWith(`${CONFIG_TRANSFER_HREF}/`) ? configLimit(c, next) : formLimit(c, next),
   );
   panel.route("/panel", createAuthArea(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);

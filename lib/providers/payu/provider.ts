@@ -17,7 +17,6 @@ import { PayuTokens } from "./oauth.ts";
 import {
   BLIK_RESULT_CODES,
   ErrorResponse,
-  INVALID_BLIK_CODE,
   type OrderCreateRequest,
   OrderCreateResponse,
   OrderRetrieveResponse,
@@ -25,6 +24,7 @@ import {
   Refund,
   RefundCreateResponse,
   type RefundStatus,
+  type Status,
   TransactionsResponse,
 } from "./wire.ts";
 
@@ -248,13 +248,33 @@ export class PayuProvider implements PaymentProvider {
   }
 }
 
+/**
+ * Why PayU refused a BLIK code when the order was created, from the answer's `codeLiteral`,
+ * `statusDesc` or `code`: PayU's docs show refused codes as orders cancelled with a transaction
+ * `resultCode`, but an answer may name the same reasons at once. The exact result codes, or a
+ * literal about the (authorization or BLIK) code that says expired, cancelled, used or invalid.
+ */
+export function codeRefusal(status: Status): FailureCode | null {
+  for (const text of [status.codeLiteral, status.statusDesc, status.code]) {
+    if (text === undefined) continue;
+    const exact = RESULT_CODE_FAILURES[text];
+    if (exact !== undefined) return exact;
+    const words = text.toUpperCase().replace(/[^A-Z]+/g, "_");
+    if (!/AUTH(ORIZATION)?_?CODE|BLIK/.test(words)) continue;
+    if (/EXPIRED/.test(words)) return "code_expired";
+    if (/CANCEL/.test(words)) return "code_canceled";
+    if (/_USED|ALREADY/.test(words)) return "code_already_used";
+    if (/INVALID|INCORRECT|WRONG|UNKNOWN/.test(words)) return "invalid_code";
+  }
+  return null;
+}
+
 /** The failure code of an order PayU refused outright (no order made); null if not a refusal. */
 function orderRefusal(answer: PayuAnswer): FailureCode | null {
   const error = ErrorResponse.safeParse(answer.body);
   if (answer.status === 400 && error.success) {
     if (error.data.status.statusCode === "ERROR_ORDER_NOT_UNIQUE") return null;
-    if (error.data.status.statusDesc === INVALID_BLIK_CODE) return "invalid_code";
-    return "provider_rejected";
+    return codeRefusal(error.data.status) ?? "provider_rejected";
   }
   if (answer.status === 403 || answer.status === 404) return "provider_rejected";
   return null;

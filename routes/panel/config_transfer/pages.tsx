@@ -79,7 +79,13 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
         )}
         <p class="muted">{plan.unchanged} already match.</p>
         {plan.items.length > 0 && (
-          <form method="post" action={`${CONFIG_TRANSFER_HREF}/apply`} class="form" data-once>
+          <form
+            method="post"
+            action={`${CONFIG_TRANSFER_HREF}/apply`}
+            enctype="multipart/form-data"
+            class="form"
+            data-once
+          >
             <CsrfField token={props.csrf} />
             <input type="hidden" name="config" value={props.text} />
             <button type="submit" class="button button--primary">

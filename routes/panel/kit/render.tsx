@@ -3,6 +3,7 @@ import { MessagePage } from "../../../components/MessagePage.tsx";
 import { type NavKey, type PanelChrome, Shell } from "../../../components/panel/Shell.tsx";
 import { publicUrlOf } from "../../../lib/config.ts";
 import type { Services } from "../../../lib/context.ts";
+import { payuTestSetup } from "../../../lib/providers/payu/test_setup.ts";
 import type { ApiError } from "../../../lib/errors.ts";
 import { decide } from "../../../lib/accounts/access.ts";
 import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
@@ -29,6 +30,7 @@ function backupFailureOf(services: Services): PanelChrome["backupFailure"] {
 async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrome> {
   const session = c.get("session");
   const { config } = services;
+  const provider = config.paymentProvider;
   const other = services.environment === "sandbox" ? "production" : "sandbox";
   const subject = subjectOf(session);
   const developers = decide("developers", subject, config.quickstartAccess);
@@ -43,6 +45,9 @@ async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrom
     organisations: await userOrganisations(services.accounts, session.userId),
     developers: developers.allowed ? "open" : developers.reason === "plan" ? "upgrade" : "hidden",
     quickstart: decide("quickstart", subject, config.quickstartAccess).allowed,
+    testPayments: services.environment === "production" && provider?.kind === "payu"
+      ? payuTestSetup(provider)
+      : null,
     backupFailure: session.role === "OWNER" ? backupFailureOf(services) : null,
   };
 }

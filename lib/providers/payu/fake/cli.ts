@@ -21,6 +21,7 @@ Runs a fake PayU (REST API v2.1, BLIK) on 127.0.0.1 for trying production locall
   --duplicates               send every notification twice
   --reorder                  send PENDING after the final status
   --drop                     send no notifications (Paystead must poll)
+  --refuse-codes-at-create   refuse 500500 and 700701-700703 with a 400 at create (no order)
 Durations: 1500, 500ms, 2s, 1m. Switches change at run time: PATCH /__fake/switches.`;
 
 const OPTIONS = {
@@ -38,6 +39,7 @@ const OPTIONS = {
   duplicates: { type: "boolean" },
   reorder: { type: "boolean" },
   drop: { type: "boolean" },
+  "refuse-codes-at-create": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -124,6 +126,7 @@ function switchesOf(options: Options): FakePayuSwitchesPatch | string {
   if (options.duplicates) patch.duplicateNotifications = true;
   if (options.reorder) patch.reorderNotifications = true;
   if (options.drop) patch.dropNotifications = true;
+  if (options["refuse-codes-at-create"]) patch.codeRefusals = "create";
   return patch;
 }
 

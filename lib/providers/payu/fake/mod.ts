@@ -14,6 +14,7 @@ import { type FakeOrder, type FakeRefund, FakeState, type NotificationAttempt } 
 import { DEFAULT_SWITCHES, type FakePayuSwitches, type FakePayuSwitchesPatch } from "./switches.ts";
 import { Timers } from "./timers.ts";
 import { expireTokens, revokeTokens } from "./tokens.ts";
+import { PAYU_PUBLIC_SANDBOX_POS_ID } from "../test_setup.ts";
 
 export type { FakePayuCredentials } from "./context.ts";
 export type { FakeOrder, FakeRefund, NotificationAttempt } from "./state.ts";
@@ -21,7 +22,7 @@ export type { FakePayuSwitches, FakePayuSwitchesPatch } from "./switches.ts";
 
 /** PayU's public sandbox test POS (developers.payu.com), the fake's default credentials. */
 export const PAYU_SANDBOX_POS: FakePayuCredentials = {
-  posId: "300746",
+  posId: PAYU_PUBLIC_SANDBOX_POS_ID,
   clientId: "300746",
   clientSecret: "2ee86a66e5d97e3fadc400c9f19b065d",
   secondKey: "b6ca15b0d1020e8094d9b5f8d163db54",

@@ -59,6 +59,12 @@ export function createOrder(ctx: FakeContext, raw: unknown): Reply {
   ) {
     return payuError("ERROR_ORDER_NOT_UNIQUE", "Order already exists");
   }
+  const refusal = code === null ? null : outcomeOf(code);
+  if (refusal?.kind === "canceled" && ctx.switches().codeRefusals === "create") {
+    return payuError("ERROR_VALUE_INVALID", "The BLIK authorization code was refused", {
+      codeLiteral: refusal.resultCode,
+    });
+  }
   const now = ctx.now();
   const order: FakeOrder = {
     orderId: newOrderId(now),

@@ -37,6 +37,12 @@ export const SwitchesSchema = z.object({
   tokenTtlSeconds: z.number().int().min(1).max(10_000_000),
   /** What becomes of refunds after notifyDelayMs. */
   refundOutcome: z.enum(["FINALIZED", "CANCELED"]),
+  /**
+   * Where a refused sandbox code (500500, 700701-700703) is refused: "order" makes the order and
+   * cancels it with a transaction resultCode (PayU's documented form); "create" answers the
+   * create 400 with that resultCode as `codeLiteral` and makes no order.
+   */
+  codeRefusals: z.enum(["order", "create"]),
 });
 export type FakePayuSwitches = z.infer<typeof SwitchesSchema>;
 
@@ -58,6 +64,7 @@ export const DEFAULT_SWITCHES: FakePayuSwitches = {
   responseDelayMs: 0,
   tokenTtlSeconds: 43_199,
   refundOutcome: "FINALIZED",
+  codeRefusals: "order",
 };
 
 /** Parses a duration such as `1500`, `500ms`, `2s` or `1m` into milliseconds; null if invalid. */

@@ -1,0 +1,20 @@
+import type { PayuConfig } from "../../config.ts";
+
+/** The host of PayU's sandbox, where no real money moves. */
+export const PAYU_SANDBOX_HOST = "secure.snd.payu.com";
+/** The POS id of PayU's public sandbox point of sale, printed in PayU's documentation. */
+export const PAYU_PUBLIC_SANDBOX_POS_ID = "300746";
+
+/**
+ * Why PayU configured this way takes no real money: its sandbox host, or its public sandbox
+ * POS; null when it may be real.
+ */
+export function payuTestSetup(config: PayuConfig): string | null {
+  if (new URL(config.apiUrl).hostname === PAYU_SANDBOX_HOST) {
+    return `PAYU_API_URL is PayU's sandbox (${PAYU_SANDBOX_HOST})`;
+  }
+  if (config.posId === PAYU_PUBLIC_SANDBOX_POS_ID) {
+    return `PAYU_POS_ID ${config.posId} is PayU's public sandbox POS`;
+  }
+  return null;
+}
