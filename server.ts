@@ -5,6 +5,7 @@ import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
 import { restrictDatabaseFiles } from "./lib/file_modes.ts";
 import { holdServerLocks } from "./lib/ops/data_lock.ts";
+import { OpsError } from "./lib/ops/errors.ts";
 import { createLogger, errorFields } from "./lib/log.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
 import { Counter } from "prom-client";
@@ -59,6 +60,19 @@ function banner(config: Config, demo: DemoCredentials | null): string {
   return lines.join("\n");
 }
 
+/** Why the port could not be listened on, as the one line the operator reads. */
+function listenError(config: Config, error: unknown): OpsError {
+  const where = `${config.listenHost}:${config.port}`;
+  if (error instanceof Deno.errors.AddrInUse) {
+    return new OpsError(
+      `Cannot listen on ${where}: the port is already in use (another Paystead or another program listens there). Stop it, or choose a free port with PORT (--port).`,
+    );
+  }
+  return new OpsError(
+    `Cannot listen on ${where}: ${(error as Error).message}. Check LISTEN_HOST and PORT (--port).`,
+  );
+}
+
 /** How long shutdown waits for in-flight requests. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -74,25 +88,12 @@ export async function serve(config: Config): Promise<number> {
   // Held while serving: `restore` refuses to replace a database a server has open.
   const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
   const databases = await openDatabases(config);
-  const demo = config.environment === "sandbox"
-    ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
-    : null;
   const { app, services, webhooks, drain, metrics, metricsApp } = createApp({
     ...databases,
     config,
     log,
     timers: true,
   });
-
-  const stopCron = new AbortController();
-  Deno.cron(
-    `paystead-${config.environment}-sweep`,
-    "* * * * *",
-    { signal: stopCron.signal },
-    () => services.scheduler.runAll(),
-  );
-  await reconcileAtStart(services);
-  services.scheduler.runAll();
 
   const listenerFailures = new Counter({
     name: "paystead_listener_failures_total",
@@ -108,10 +109,33 @@ export async function serve(config: Config): Promise<number> {
     hostname: config.listenHost,
     handler: app.fetch,
     log,
-    onListen: () => console.log(banner(config, demo)),
     onFailure: (stage) => listenerFailures.inc({ stage }),
   });
-  server.start();
+  try {
+    server.start();
+  } catch (error) {
+    await Promise.all([services.scheduler.stop(), webhooks.stop(), services.eventStreams.close()]);
+    await closeDatabases(databases);
+    locks.release();
+    throw listenError(config, error);
+  }
+
+  const stopCron = new AbortController();
+  Deno.cron(
+    `paystead-${config.environment}-sweep`,
+    "* * * * *",
+    { signal: stopCron.signal },
+    () => services.scheduler.runAll(),
+  );
+  await reconcileAtStart(services);
+  services.scheduler.runAll();
+
+  // NOTE: created only once the port is ours: a start that cannot listen must not create the
+  // demo owner's one-time password and key and then exit without having printed them.
+  const demo = config.environment === "sandbox"
+    ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
+    : null;
+  console.log(banner(config, demo));
   const metricsServer = config.metricsListen &&
     startMetricsListener(config.metricsListen, metricsApp, log);
 
