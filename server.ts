@@ -95,6 +95,16 @@ export async function serve(config: Config): Promise<number> {
     timers: true,
   });
 
+  const stopCron = new AbortController();
+  Deno.cron(
+    `paystead-${config.environment}-sweep`,
+    "* * * * *",
+    { signal: stopCron.signal },
+    () => services.scheduler.runAll(),
+  );
+  await reconcileAtStart(services);
+  services.scheduler.runAll();
+
   const listenerFailures = new Counter({
     name: "paystead_listener_failures_total",
     help: "Times the listening socket failed (accept: it died, e.g. out of file descriptors; " +
@@ -114,21 +124,53 @@ export async function serve(config: Config): Promise<number> {
   try {
     server.start();
   } catch (error) {
+    stopCron.abort();
     await Promise.all([services.scheduler.stop(), webhooks.stop(), services.eventStreams.close()]);
     await closeDatabases(databases);
     locks.release();
     throw listenError(config, error);
   }
 
-  const stopCron = new AbortController();
-  Deno.cron(
-    `paystead-${config.environment}-sweep`,
-    "* * * * *",
-    { signal: stopCron.signal },
-    () => services.scheduler.runAll(),
-  );
-  await reconcileAtStart(services);
-  services.scheduler.runAll();
+  // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
+  // returns, and must not do so while databases are still being closed.
+  const stopped = Promise.withResolvers<number>();
+  // A signal from the moment the port answers is a graceful stop, after the start has finished.
+  const started = Promise.withResolvers<void>();
+  let metricsServer: ReturnType<typeof startMetricsListener> | null = null;
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    await started.promise;
+    log.info("shutting down", { signal });
+    stopCron.abort();
+    const timeout = setTimeout(() => {
+      log.warn("in-flight requests did not finish in time", { graceMs: SHUTDOWN_GRACE_MS });
+      stopped.resolve(1);
+    }, SHUTDOWN_GRACE_MS);
+    try {
+      // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
+      // with their leases given back, so another process retries them.
+      await Promise.all([
+        drain.drain(),
+        services.scheduler.stop(),
+        webhooks.stop(),
+        services.eventStreams.close(),
+      ]);
+      await Promise.all([server.shutdown(), metricsServer?.shutdown()]);
+      await closeDatabases(databases);
+      locks.release();
+      log.info("stopped", { signal });
+      stopped.resolve(0);
+    } catch (error) {
+      log.error("shutdown failed", errorFields(error));
+      stopped.resolve(1);
+    } finally {
+      clearTimeout(timeout);
+    }
+  };
+  Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
 
   // NOTE: created only once the port is ours: a start that cannot listen must not create the
   // demo owner's one-time password and key and then exit without having printed them.
@@ -136,44 +178,8 @@ export async function serve(config: Config): Promise<number> {
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
   console.log(banner(config, demo));
-  const metricsServer = config.metricsListen &&
+  metricsServer = config.metricsListen &&
     startMetricsListener(config.metricsListen, metricsApp, log);
-
-  // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
-  // returns, and must not do so while databases are still being closed.
-  return await new Promise<number>((stopped) => {
-    let stopping = false;
-    const shutdown = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      log.info("shutting down", { signal });
-      stopCron.abort();
-      const timeout = setTimeout(() => {
-        log.warn("in-flight requests did not finish in time", { graceMs: SHUTDOWN_GRACE_MS });
-        stopped(1);
-      }, SHUTDOWN_GRACE_MS);
-      try {
-        // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
-        // with their leases given back, so another process retries them.
-        await Promise.all([
-          drain.drain(),
-          services.scheduler.stop(),
-          webhooks.stop(),
-          services.eventStreams.close(),
-        ]);
-        await Promise.all([server.shutdown(), metricsServer?.shutdown()]);
-        await closeDatabases(databases);
-        locks.release();
-        log.info("stopped", { signal });
-        stopped(0);
-      } catch (error) {
-        log.error("shutdown failed", errorFields(error));
-        stopped(1);
-      } finally {
-        clearTimeout(timeout);
-      }
-    };
-    Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
-    Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
-  });
+  started.resolve();
+  return await stopped.promise;
 }
