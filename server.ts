@@ -6,7 +6,8 @@ import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
 import { restrictDatabaseFiles } from "./lib/file_modes.ts";
 import { holdServerLocks } from "./lib/ops/data_lock.ts";
 import { OpsError } from "./lib/ops/errors.ts";
-import { createLogger, errorFields } from "./lib/log.ts";
+import { createLogger, errorFields, type Logger } from "./lib/log.ts";
+import { backupBeforeMigrating } from "./lib/ops/pre_migration_backup.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
 import { Counter } from "prom-client";
 import { Listener } from "./listener.ts";
@@ -19,14 +20,28 @@ export interface Databases {
   store: Store<EnvironmentSchema>;
 }
 
-/** Opens the accounts database and this environment's database, and migrates both. */
-export async function openDatabases(config: Config): Promise<Databases> {
+/**
+ * Opens the accounts database and this environment's database, and migrates both, each after a
+ * checked backup when it exists and has migrations to apply.
+ */
+export async function openDatabases(
+  config: Config,
+  log: Logger = createLogger(config.logLevel),
+): Promise<Databases> {
   const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
   const store = await openStore<EnvironmentSchema>(config.databaseUrl);
-  await restrictDatabaseFiles(config.accountsDatabaseUrl);
-  await restrictDatabaseFiles(config.databaseUrl);
-  await migrate(accounts, accountsMigrations);
-  await migrate(store, environmentMigrations);
+  try {
+    await restrictDatabaseFiles(config.accountsDatabaseUrl);
+    await restrictDatabaseFiles(config.databaseUrl);
+    const deps = { config, log, now: Date.now() };
+    await backupBeforeMigrating(accounts, "accounts", accountsMigrations, deps);
+    await migrate(accounts, accountsMigrations);
+    await backupBeforeMigrating(store, "environment", environmentMigrations, deps);
+    await migrate(store, environmentMigrations);
+  } catch (error) {
+    await closeDatabases({ accounts, store });
+    throw error;
+  }
   return { accounts, store };
 }
 
@@ -87,7 +102,7 @@ export async function serve(config: Config): Promise<number> {
   const log = createLogger(config.logLevel);
   // Held while serving: `restore` refuses to replace a database a server has open.
   const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
-  const databases = await openDatabases(config);
+  const databases = await openDatabases(config, log);
   const { app, services, webhooks, drain, metrics, metricsApp } = createApp({
     ...databases,
     config,
