@@ -355,6 +355,9 @@ export async function backupDatabase(url: string, outPath: string): Promise<void
     }
     throw error;
   }
+  // A new folder for backups (data/backups on a first backup) is made, private to its owner.
+  const slash = outPath.lastIndexOf("/");
+  if (slash > 0) await Deno.mkdir(outPath.slice(0, slash), { recursive: true, mode: 0o700 });
   // A read stores into the -shm file: with it immutable, a SIGBUS (FileGuard).
   const guard = new FileGuard(source);
   const problem = guard.readProblem();
