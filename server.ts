@@ -129,10 +129,16 @@ export async function serve(config: Config): Promise<number> {
   });
   // Both series exist from the start, so an alert on their increase sees the first failure.
   for (const stage of ["accept", "listen"]) listenerFailures.inc({ stage }, 0);
+  // A signal or a request from the moment the port answers waits for the start to finish.
+  const started = Promise.withResolvers<void>();
+  let handle: Deno.ServeHandler<Deno.NetAddr> = async (request, info) => {
+    await started.promise;
+    return await app.fetch(request, info);
+  };
   const server = new Listener({
     port: config.port,
     hostname: config.listenHost,
-    handler: app.fetch,
+    handler: (request, info) => handle(request, info),
     log,
     onFailure: (stage) => listenerFailures.inc({ stage }),
   });
@@ -149,8 +155,6 @@ export async function serve(config: Config): Promise<number> {
   // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
   // returns, and must not do so while databases are still being closed.
   const stopped = Promise.withResolvers<number>();
-  // A signal from the moment the port answers is a graceful stop, after the start has finished.
-  const started = Promise.withResolvers<void>();
   let metricsServer: ReturnType<typeof startMetricsListener> | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -195,6 +199,7 @@ export async function serve(config: Config): Promise<number> {
   console.log(banner(config, demo));
   metricsServer = config.metricsListen &&
     startMetricsListener(config.metricsListen, metricsApp, log);
+  handle = app.fetch;
   started.resolve();
   return await stopped.promise;
 }
