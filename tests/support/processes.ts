@@ -242,6 +242,25 @@ export async function runCli(args: string[], env: Record<string, string> = {}) {
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }
 
+/**
+ * Runs a compiled binary's command (`paystead-<environment> <args>`) to completion, from its
+ * entry with the compile task's flags; returns its exit code and output.
+ */
+export async function runBinary(
+  environment: "sandbox" | "production",
+  args: string[],
+  env: Record<string, string> = {},
+) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: compiledArgs(environment, args),
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes).trim();
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
 /** Creates an organisation and a production API key in `dataDir` through the CLI. */
 export async function productionApiKey(dataDir: string): Promise<string> {
   const env = { DATA_DIR: dataDir, PAYSTEAD_ENV: "production" };
