@@ -117,3 +117,34 @@ Deno.test({
     }
   },
 });
+
+Deno.test("[storage] a data folder deleted under the server is a 503, never a write into files that are gone", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-vanished-" });
+  const server = await startPaystead(dataDir);
+  try {
+    const key = await demoApiKey(server);
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const offer = () =>
+      fetch(`${server.url}/api/v1/qr`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ name: "Gone", amount: 100, currency: "PLN" }),
+      });
+    const before = await offer();
+    assert.equal(before.status, 201);
+    await before.body?.cancel();
+    await Deno.remove(dataDir, { recursive: true });
+    const after = await offer();
+    assert.equal(after.status, 503);
+    assert.equal(await errorCode(after), "storage_unavailable");
+    const read = await fetch(`${server.url}/api/v1/qr`, { headers });
+    assert.equal(read.status, 503);
+    assert.equal(await errorCode(read), "storage_unavailable");
+    const stopped = await server.stop();
+    assert.deepEqual([stopped.code, stopped.signal], [0, null]);
+    assert.match(server.logs(), /sandbox\.db-shm was deleted/);
+  } finally {
+    await server.stop();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+});
