@@ -6,8 +6,6 @@ interface ListenerOptions {
   port: number;
   handler: Deno.ServeHandler<Deno.NetAddr>;
   log: Logger;
-  /** Called once, when the first listener is up. */
-  onListen?: (addr: Deno.NetAddr) => void;
   /** Called on every failure: `accept` when a listener died, `listen` when starting one failed. */
   onFailure?: (stage: "accept" | "listen") => void;
 }
@@ -39,9 +37,12 @@ export class Listener {
     this.#options = options;
   }
 
-  /** Starts listening; throws if the first listener cannot start (port taken, bad address). */
+  /**
+   * Starts listening; throws if the first listener cannot start (port taken, bad address). The
+   * port is bound when it returns.
+   */
   start(): void {
-    this.#listen(true);
+    this.#listen();
   }
 
   /** Stops listening and waits for requests in flight, on failed listeners too. */
@@ -52,15 +53,10 @@ export class Listener {
     await Promise.all([this.#server, ...this.#retired].map((server) => server?.shutdown()));
   }
 
-  #listen(first: boolean): Deno.HttpServer<Deno.NetAddr> {
-    const { hostname, port, handler, onListen } = this.#options;
-    const server = Deno.serve({
-      hostname,
-      port,
-      onListen: (addr) => {
-        if (first) onListen?.(addr);
-      },
-    }, (request, info) => {
+  #listen(): Deno.HttpServer<Deno.NetAddr> {
+    const { hostname, port, handler } = this.#options;
+    // The caller says it is listening once start() returns; Deno's own line is not printed.
+    const server = Deno.serve({ hostname, port, onListen: () => {} }, (request, info) => {
       // Only a request this listener accepted ends the episode: connections the failed one
       // accepted earlier are still served meanwhile.
       if (this.#failures > 0 && this.#server === server) this.#recovered();
@@ -104,7 +100,7 @@ export class Listener {
       this.#retryTimer = null;
       if (this.#stopping) return;
       try {
-        this.#listen(false);
+        this.#listen();
       } catch (error) {
         this.#failed("listen", error);
       }

@@ -4,6 +4,7 @@ import { findOrganisationBySlug } from "./db/organisations.ts";
 import {
   createOrganisation,
   createUser,
+  resetUserPassword,
   setOrganisationPlan,
 } from "./lib/accounts/organisations.ts";
 import { createApiKey } from "./lib/api_keys.ts";
@@ -40,6 +41,8 @@ Commands:
   org set-plan --slug S --plan P
   user create --org S --email E --role OWNER|ADMIN|MEMBER [--name N]
                                     prints a one-time password
+  user reset-password --org S --email E
+                                    prints a new one-time password (ends the user's sessions)
   key create --org S [--env E] [--name N]
                                     prints the key's secret, once
   backup --out FILE [--database environment|accounts]
@@ -222,6 +225,18 @@ async function run(words: string[], options: Options, config: Config): Promise<n
       console.log(`Created ${created.role} ${created.user.email} in '${options.org}'.`);
       console.log(
         `One-time password (choose a new one at first sign-in): ${created.oneTimePassword}`,
+      );
+      return 0;
+    }
+    case "user reset-password": {
+      const reset = await withDatabases(config, ({ accounts }) =>
+        resetUserPassword(accounts, {
+          orgSlug: required(options, "org"),
+          email: required(options, "email"),
+        }, now));
+      console.log(`Reset the password of ${reset.role} ${reset.email} in '${options.org}'.`);
+      console.log(
+        `One-time password (choose a new one at first sign-in): ${reset.oneTimePassword}`,
       );
       return 0;
     }

@@ -5,7 +5,9 @@ import { type Config, requireProvider } from "./lib/config.ts";
 import { type DemoCredentials, ensureDemoOrganisation } from "./lib/demo.ts";
 import { restrictDatabaseFiles } from "./lib/file_modes.ts";
 import { holdServerLocks } from "./lib/ops/data_lock.ts";
-import { createLogger, errorFields } from "./lib/log.ts";
+import { OpsError } from "./lib/ops/errors.ts";
+import { createLogger, errorFields, type Logger } from "./lib/log.ts";
+import { backupBeforeMigrating } from "./lib/ops/pre_migration_backup.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
 import { Counter } from "prom-client";
 import { Listener } from "./listener.ts";
@@ -18,14 +20,28 @@ export interface Databases {
   store: Store<EnvironmentSchema>;
 }
 
-/** Opens the accounts database and this environment's database, and migrates both. */
-export async function openDatabases(config: Config): Promise<Databases> {
+/**
+ * Opens the accounts database and this environment's database, and migrates both, each after a
+ * checked backup when it exists and has migrations to apply.
+ */
+export async function openDatabases(
+  config: Config,
+  log: Logger = createLogger(config.logLevel),
+): Promise<Databases> {
   const accounts = await openStore<AccountsSchema>(config.accountsDatabaseUrl);
   const store = await openStore<EnvironmentSchema>(config.databaseUrl);
-  await restrictDatabaseFiles(config.accountsDatabaseUrl);
-  await restrictDatabaseFiles(config.databaseUrl);
-  await migrate(accounts, accountsMigrations);
-  await migrate(store, environmentMigrations);
+  try {
+    await restrictDatabaseFiles(config.accountsDatabaseUrl);
+    await restrictDatabaseFiles(config.databaseUrl);
+    const deps = { config, log, now: Date.now() };
+    await backupBeforeMigrating(accounts, "accounts", accountsMigrations, deps);
+    await migrate(accounts, accountsMigrations);
+    await backupBeforeMigrating(store, "environment", environmentMigrations, deps);
+    await migrate(store, environmentMigrations);
+  } catch (error) {
+    await closeDatabases({ accounts, store });
+    throw error;
+  }
   return { accounts, store };
 }
 
@@ -59,6 +75,19 @@ function banner(config: Config, demo: DemoCredentials | null): string {
   return lines.join("\n");
 }
 
+/** Why the port could not be listened on, as the one line the operator reads. */
+function listenError(config: Config, error: unknown): OpsError {
+  const where = `${config.listenHost}:${config.port}`;
+  if (error instanceof Deno.errors.AddrInUse) {
+    return new OpsError(
+      `Cannot listen on ${where}: the port is already in use (another Paystead or another program listens there). Stop it, or choose a free port with PORT (--port).`,
+    );
+  }
+  return new OpsError(
+    `Cannot listen on ${where}: ${(error as Error).message}. Check LISTEN_HOST and PORT (--port).`,
+  );
+}
+
 /** How long shutdown waits for in-flight requests. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -73,10 +102,7 @@ export async function serve(config: Config): Promise<number> {
   const log = createLogger(config.logLevel);
   // Held while serving: `restore` refuses to replace a database a server has open.
   const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
-  const databases = await openDatabases(config);
-  const demo = config.environment === "sandbox"
-    ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
-    : null;
+  const databases = await openDatabases(config, log);
   const { app, services, webhooks, drain, metrics, metricsApp } = createApp({
     ...databases,
     config,
@@ -103,54 +129,78 @@ export async function serve(config: Config): Promise<number> {
   });
   // Both series exist from the start, so an alert on their increase sees the first failure.
   for (const stage of ["accept", "listen"]) listenerFailures.inc({ stage }, 0);
+  // A signal or a request from the moment the port answers waits for the start to finish.
+  const started = Promise.withResolvers<void>();
+  let handle: Deno.ServeHandler<Deno.NetAddr> = async (request, info) => {
+    await started.promise;
+    return await app.fetch(request, info);
+  };
   const server = new Listener({
     port: config.port,
     hostname: config.listenHost,
-    handler: app.fetch,
+    handler: (request, info) => handle(request, info),
     log,
-    onListen: () => console.log(banner(config, demo)),
     onFailure: (stage) => listenerFailures.inc({ stage }),
   });
-  server.start();
-  const metricsServer = config.metricsListen &&
-    startMetricsListener(config.metricsListen, metricsApp, log);
+  try {
+    server.start();
+  } catch (error) {
+    stopCron.abort();
+    await Promise.all([services.scheduler.stop(), webhooks.stop(), services.eventStreams.close()]);
+    await closeDatabases(databases);
+    locks.release();
+    throw listenError(config, error);
+  }
 
   // NOTE: serve() resolves only once shutdown has finished: main() exits the process when it
   // returns, and must not do so while databases are still being closed.
-  return await new Promise<number>((stopped) => {
-    let stopping = false;
-    const shutdown = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      log.info("shutting down", { signal });
-      stopCron.abort();
-      const timeout = setTimeout(() => {
-        log.warn("in-flight requests did not finish in time", { graceMs: SHUTDOWN_GRACE_MS });
-        stopped(1);
-      }, SHUTDOWN_GRACE_MS);
-      try {
-        // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
-        // with their leases given back, so another process retries them.
-        await Promise.all([
-          drain.drain(),
-          services.scheduler.stop(),
-          services.offsite?.stop(),
-          webhooks.stop(),
-          services.eventStreams.close(),
-        ]);
-        await Promise.all([server.shutdown(), metricsServer?.shutdown()]);
-        await closeDatabases(databases);
-        locks.release();
-        log.info("stopped", { signal });
-        stopped(0);
-      } catch (error) {
-        log.error("shutdown failed", errorFields(error));
-        stopped(1);
-      } finally {
-        clearTimeout(timeout);
-      }
-    };
-    Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
-    Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
-  });
+  const stopped = Promise.withResolvers<number>();
+  let metricsServer: ReturnType<typeof startMetricsListener> | null = null;
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    await started.promise;
+    log.info("shutting down", { signal });
+    stopCron.abort();
+    const timeout = setTimeout(() => {
+      log.warn("in-flight requests did not finish in time", { graceMs: SHUTDOWN_GRACE_MS });
+      stopped.resolve(1);
+    }, SHUTDOWN_GRACE_MS);
+    try {
+      // Requests in flight finish while new ones get 503; deliveries in flight are abandoned
+      // with their leases given back, so another process retries them.
+      await Promise.all([
+        drain.drain(),
+        services.scheduler.stop(),
+        services.offsite?.stop(),
+        webhooks.stop(),
+        services.eventStreams.close(),
+      ]);
+      await Promise.all([server.shutdown(), metricsServer?.shutdown()]);
+      await closeDatabases(databases);
+      locks.release();
+      log.info("stopped", { signal });
+      stopped.resolve(0);
+    } catch (error) {
+      log.error("shutdown failed", errorFields(error));
+      stopped.resolve(1);
+    } finally {
+      clearTimeout(timeout);
+    }
+  };
+  Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
+
+  // NOTE: created only once the port is ours: a start that cannot listen must not create the
+  // demo owner's one-time password and key and then exit without having printed them.
+  const demo = config.environment === "sandbox"
+    ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
+    : null;
+  console.log(banner(config, demo));
+  metricsServer = config.metricsListen &&
+    startMetricsListener(config.metricsListen, metricsApp, log);
+  handle = app.fetch;
+  started.resolve();
+  return await stopped.promise;
 }

@@ -1,4 +1,5 @@
 import { benchApi, printRows } from "./api.ts";
+import { benchBackup } from "./backup.ts";
 import { benchSoak } from "./soak.ts";
 import { formatWebhooksBench, runWebhooksBench } from "./webhooks.ts";
 
@@ -13,5 +14,6 @@ printRows(rows);
 console.log("\nWebhook delivery (one sandbox process, local receiver)");
 console.log(formatWebhooksBench(await runWebhooksBench()));
 rows.push(await benchSoak());
+rows.push(...await benchBackup());
 console.log("\nThe performance targets (issue 11), all figures of this run:");
 printRows(rows);

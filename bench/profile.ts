@@ -6,6 +6,7 @@ import {
   freePort,
   PAYU_TEST_ENV,
   productionApiKey,
+  shippedArgs,
   waitForUrl,
 } from "../tests/support/processes.ts";
 import { runWrk } from "./wrk.ts";
@@ -104,19 +105,13 @@ const dataDir = await Deno.makeTempDir({ prefix: "paystead-profile-" });
 const profileDir = `${dataDir}/profile`;
 const key = await productionApiKey(dataDir);
 const port = freePort();
-const root = new URL("../", import.meta.url).pathname;
 const child = new Deno.Command(Deno.execPath(), {
+  // The start task's own flags, with the profiler's added.
   args: [
     "run",
-    "-A",
     "--cpu-prof",
     `--cpu-prof-dir=${profileDir}`,
-    `${root}main.ts`,
-    "serve",
-    "--port",
-    String(port),
-    "--data-dir",
-    dataDir,
+    ...shippedArgs("start", ["--port", String(port), "--data-dir", dataDir]).slice(1),
   ],
   env: {
     // Production refuses to start without its provider's settings.

@@ -9,6 +9,7 @@ import {
 } from "./libsql_dialect.ts";
 import type { RemoteBatchWriter } from "./remote_batch.ts";
 import type { RemoteParts } from "./remote_store.ts";
+import { FileGuard } from "./file_guard.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
 import { StorageHealth, StorageOpenError, StorageUnavailableError } from "./storage_health.ts";
 import { WalCheckpointer } from "./wal_checkpoint.ts";
@@ -90,6 +91,24 @@ async function ensureParentDirectory(path: string): Promise<void> {
   if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
 }
 
+/** `connection`, refusing each statement while `problem` finds one (see FileGuard). */
+function guarded(
+  connection: LocalSqliteConnection,
+  problem: () => string | null,
+  refuse: (problem: string | null) => void,
+): StatementExecutor {
+  return {
+    execute: (statement) => {
+      try {
+        refuse(problem());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return connection.execute(statement);
+    },
+  };
+}
+
 /** Runs native calls as a promise, so their failure rejects instead of throwing past handlers. */
 function settle<T>(run: () => T): Promise<T> {
   try {
@@ -136,27 +155,40 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       throw new StorageOpenError(path, error);
     }
     const wal = new WalSync(`${path}-wal`);
+    // NOTE: SQLite stores into the mapped -shm file on reads and writes alike; once the files
+    // are immutable that store is a SIGBUS, so every call is checked first (FileGuard).
+    const guard = new FileGuard(path);
+    const refuse = (problem: string | null) => {
+      if (problem !== null) throw health.fail(new Error(problem));
+    };
     // NOTE: SQLite's automatic checkpoint would copy pages into the database file and fsync it
     // inside a COMMIT, on the event loop; a worker does it instead, on its own connection.
     const index = new WalIndex(`${path}-shm`);
     const walCheckpointer = checkpointer = new WalCheckpointer(path, index, {
       busyTimeoutMs: BUSY_TIMEOUT_MS,
+      blocked: () => guard.writeProblem() !== null,
     });
-    reader = readOnly;
+    reader = guarded(readOnly, () => guard.readProblem(), refuse);
     // A lone one-statement write runs as it comes: SQLite commits it by itself, two native calls
     // fewer than BEGIN and COMMIT around it; its WAL is flushed as a batch's is.
     const autocommit: WriteBatch = {
-      executor: writer,
+      executor: guarded(writer, () => guard.writeProblem(), refuse),
       commit: () => Promise.resolve(),
       rollback: () => Promise.resolve(),
       durable: () => wal.sync(),
     };
+    const inBatch = guarded(writer, () => guard.readProblem(), refuse);
     openBatch = (oneStatement) =>
       oneStatement ? Promise.resolve(autocommit) : settle(() => {
+        refuse(guard.writeProblem());
         writer.exec("BEGIN IMMEDIATE");
         return {
-          executor: writer,
-          commit: () => settle(() => writer.exec("COMMIT")),
+          executor: inBatch,
+          commit: () =>
+            settle(() => {
+              refuse(guard.writeProblem());
+              writer.exec("COMMIT");
+            }),
           // A full disk or an I/O error makes SQLite roll back by itself.
           rollback: () =>
             settle(() => {
@@ -170,10 +202,14 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     // the whole WAL and deletes it, as before. The index closes after every connection.
     closeConnections = async () => {
       await walCheckpointer.close();
+      // Closing the last connection checkpoints into the files: with them immutable, a SIGBUS.
+      // They are left to the process's exit, and the WAL to the next start's recovery.
+      if (guard.writeProblem() !== null) return;
       wal.close();
       readOnly.close();
       writer.close();
       index.close();
+      guard.close();
     };
   } else {
     // Loaded only here: a file database, the default, never needs it (0.6 MiB of live heap).
@@ -323,6 +359,14 @@ export async function backupDatabase(url: string, outPath: string): Promise<void
     }
     throw error;
   }
+  // A new folder for backups (data/backups on a first backup) is made, private to its owner.
+  const slash = outPath.lastIndexOf("/");
+  if (slash > 0) await Deno.mkdir(outPath.slice(0, slash), { recursive: true, mode: 0o700 });
+  // A read stores into the -shm file: with it immutable, a SIGBUS (FileGuard).
+  const guard = new FileGuard(source);
+  const problem = guard.readProblem();
+  guard.close();
+  if (problem !== null) throw new Error(`The database cannot be read safely: ${problem}.`);
   const database = new DatabaseSync(source, { timeout: BUSY_TIMEOUT_MS });
   try {
     // NOTE: SQLite's online backup API, not VACUUM INTO: Deno allows VACUUM INTO (an ATTACH) only

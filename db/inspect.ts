@@ -55,6 +55,22 @@ export async function inspectDatabase(
   return { integrity, migrations, counts };
 }
 
+/** One object of a database's schema (a table, index, trigger or view), as sqlite_master has it. */
+export interface SchemaObject {
+  type: string;
+  name: string;
+  /** The statement that made it; null for the indexes SQLite makes for a UNIQUE constraint. */
+  sql: string | null;
+}
+
+/** Every table, index, trigger and view of a database but SQLite's own (`sqlite_*`). */
+export async function schemaObjects(connection: LocalSqliteConnection): Promise<SchemaObject[]> {
+  return await rows<SchemaObject>(
+    connection,
+    "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name",
+  );
+}
+
 /** Moves everything in the WAL into the main file and empties the WAL. */
 export function checkpoint(connection: LocalSqliteConnection): void {
   connection.exec("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -31,7 +31,10 @@ export function hranaEndpoint(url: string): { url: string; authToken?: string } 
  */
 export function isUnreachable(error: unknown): boolean {
   if (error instanceof ClosedError || error instanceof WebSocketError) return true;
-  if (error instanceof HttpServerError) return error.status >= 500;
+  // A server that restarted no longer knows the stream a request names ("invalid baton").
+  if (error instanceof HttpServerError) {
+    return error.status >= 500 || /invalid baton/i.test(error.message);
+  }
   // Deno's fetch, under the HTTP client, rejects a refused or broken connection so.
   return error instanceof TypeError && /fetch failed|error sending request/i.test(error.message);
 }

@@ -3,8 +3,12 @@
  * apart from failures of a statement, and the database's state: taking writes or not.
  */
 
-/** SQLite result codes that say the storage, not the statement, refused the write. */
-const STORAGE_CODES = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN)/;
+/**
+ * SQLite result codes that say the storage, not the statement, refused the write. BUSY and
+ * LOCKED ("database is locked") too: another connection held the write lock past the busy
+ * timeout, as one left from before a libSQL server restarted does for a while. Retry later.
+ */
+const STORAGE_CODES = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED)/;
 
 /** How often a database that cannot take writes is tried again while nothing else writes. */
 const PROBE_INTERVAL_MS = 2_000;
@@ -46,8 +50,9 @@ function isStorageFailure(error: unknown): boolean {
   };
   if (typeof code === "string" && STORAGE_CODES.test(code)) return true;
   const extended = typeof errcode === "number" ? errcode : rawCode;
-  // The low byte is the primary code (13 FULL, 8 READONLY, 10 IOERR, 14 CANTOPEN).
-  return typeof extended === "number" && [8, 10, 13, 14].includes(extended & 0xff);
+  // The low byte is the primary code (13 FULL, 8 READONLY, 10 IOERR, 14 CANTOPEN, 5 BUSY,
+  // 6 LOCKED).
+  return typeof extended === "number" && [5, 6, 8, 10, 13, 14].includes(extended & 0xff);
 }
 
 /**

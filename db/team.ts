@@ -48,6 +48,15 @@ export function findMember(
   return selectMembers(db, orgId).where("u.public_id", "=", userPublicId).executeTakeFirst();
 }
 
+/** One member of an organisation by e-mail address (stored in lower case). */
+export function findMemberByEmail(
+  db: Db,
+  orgId: number,
+  email: string,
+): Promise<MemberRecord | undefined> {
+  return selectMembers(db, orgId).where("u.email", "=", email.toLowerCase()).executeTakeFirst();
+}
+
 /** How many owners an organisation has. */
 export async function countOwners(db: Db, orgId: number): Promise<number> {
   const row = await db.selectFrom("memberships").select((eb) => eb.fn.countAll<number>().as("n"))

@@ -44,3 +44,15 @@ export async function upgradePasswordHash(
   await db.updateTable("users").set({ password_hash: to })
     .where("id", "=", userId).where("password_hash", "=", from).execute();
 }
+
+/** Gives a user a new one-time password: they must choose their own at the next sign-in. */
+export async function setOneTimePassword(
+  db: Db,
+  userId: number,
+  passwordHash: string,
+  at: number,
+): Promise<void> {
+  await db.updateTable("users")
+    .set({ password_hash: passwordHash, password_change_required: 1, updated_at: at })
+    .where("id", "=", userId).execute();
+}

@@ -26,6 +26,7 @@ export class WalCheckpointer {
   readonly #busyTimeoutMs: number;
   readonly #checkpointFrames: number;
   readonly #maxWalBytes: number;
+  readonly #blocked: () => boolean;
   #worker: Worker | null = null;
   #wal: WalState | null = null;
   #running: Promise<CheckpointResult> | null = null;
@@ -38,13 +39,20 @@ export class WalCheckpointer {
   constructor(
     path: string,
     index: WalIndex,
-    options: { busyTimeoutMs: number; checkpointFrames?: number; maxWalBytes?: number },
+    options: {
+      busyTimeoutMs: number;
+      checkpointFrames?: number;
+      maxWalBytes?: number;
+      /** True while the files must not be touched (FileGuard): no checkpoint starts. */
+      blocked?: () => boolean;
+    },
   ) {
     this.#path = path;
     this.#index = index;
     this.#busyTimeoutMs = options.busyTimeoutMs;
     this.#checkpointFrames = options.checkpointFrames ?? CHECKPOINT_FRAMES;
     this.#maxWalBytes = options.maxWalBytes ?? MAX_WAL_BYTES;
+    this.#blocked = options.blocked ?? (() => false);
   }
 
   /** After a commit: starts a checkpoint once enough frames wait for one and none is running. */
@@ -126,6 +134,7 @@ export class WalCheckpointer {
   }
 
   async #checkpoint(mode: CheckpointMode): Promise<CheckpointResult> {
+    if (this.#blocked()) return null;
     this.#worker ??= new Worker(new URL("./wal_checkpoint_worker.ts", import.meta.url), {
       type: "module",
     });

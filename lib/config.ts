@@ -1,3 +1,4 @@
+import { closest, distance } from "fastest-levenshtein";
 import { z } from "zod";
 import { isLoopbackHost } from "./webhooks/address_policy.ts";
 
@@ -259,6 +260,24 @@ const EnvSchema = z.object({
 });
 
 const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
+/** Every variable Paystead reads: the settings, and the API key the developer tools take. */
+const OUR_VARIABLES = [...CONFIG_VARIABLES, "PAYSTEAD_API_KEY"];
+
+/**
+ * A variable that is not ours yet a typo away from one of ours (`BACKUP_INTREVAL`): the setting
+ * it was meant to be would silently keep its default (no backups), so it stops the start. Up to
+ * one edit per five letters of our name and at most two, so PATH or HOME never look like ours.
+ */
+function misspelledVariable(env: Record<string, string | undefined>): string | null {
+  for (const name of Object.keys(env).sort()) {
+    if (OUR_VARIABLES.includes(name)) continue;
+    const meant = closest(name, OUR_VARIABLES);
+    if (distance(name, meant) <= Math.min(2, Math.floor(meant.length / 5))) {
+      return `Invalid configuration: ${name} is not a Paystead setting; did you mean ${meant}?`;
+    }
+  }
+  return null;
+}
 
 function trimSlash(value: string): string {
   return value.replace(/\/+$/, "");
@@ -279,6 +298,8 @@ export function loadConfig(
   env: Record<string, string | undefined>,
   flags: ConfigFlags = {},
 ): Config {
+  const misspelled = misspelledVariable(env);
+  if (misspelled) throw new ConfigError(misspelled);
   const raw: Record<string, string | undefined> = {};
   for (const name of CONFIG_VARIABLES) {
     const value = env[name];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestOffer, createTestPayment, makeTestApp } from "./support/helpers.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
-import { runCli } from "./support/processes.ts";
+import { type ChildServer, demoApiKey, runCli, startPaystead } from "./support/processes.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -160,4 +160,49 @@ Deno.test("[backups] the compiled binaries embed the backup worker", async () =>
   assert.equal(commands.length, 2);
   // deno compile leaves out worker modules unless they are included by name.
   for (const command of commands) assert.match(command, / --include lib\/ops\/backup_worker\.ts /);
+});
+
+/** Waits until `dir` holds `count` finished backups; returns their names. */
+async function waitForBackups(dir: string, count: number, server: ChildServer) {
+  for (let i = 0; i < 300; i++) {
+    const names = await backupFiles(dir).catch(() => []);
+    if (names.length >= count) return names;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no scheduled backups in ${dir}; the server logged:\n${server.logs()}`);
+}
+
+Deno.test("[backups] a server started with the start task's flags writes its scheduled backups, and the CLI backs it up while it serves", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-backups-shipped-" });
+  const backupDir = `${dataDir}/backups`;
+  const server = await startPaystead(dataDir, { BACKUP_INTERVAL: "1h", LOG_LEVEL: "info" });
+  try {
+    // A new server writes its first backups at start.
+    const names = await waitForBackups(backupDir, 2, server);
+    assert.deepEqual(names.map((name) => name.replace(/\d{8}T\d{6}Z/, "STAMP")), [
+      "accounts-STAMP.db",
+      "sandbox-STAMP.db",
+    ]);
+    assert.doesNotMatch(server.logs(), /scheduled backup failed/);
+    assert.match(server.logs(), /"message":"scheduled backup written","database":"environment"/);
+
+    const env = { DATA_DIR: dataDir };
+    await demoApiKey(server);
+    const copy = await runCli(["backup", "--out", `${dataDir}/copy.db`], env);
+    assert.equal(copy.code, 0, copy.stderr);
+    assert.equal(
+      copy.stdout,
+      `Wrote a consistent copy of file:${dataDir}/sandbox.db to ${dataDir}/copy.db.`,
+    );
+    for (const file of [`${backupDir}/${names[1]}`, `${dataDir}/copy.db`]) {
+      const verified = await runCli(["restore", "--from", file, "--verify"], env);
+      assert.equal(verified.code, 0, verified.stderr);
+      assert.match(verified.stdout, /\nMigration level: current\.\n/);
+      // The copy made after the start printed the demo key has it.
+      if (file.endsWith("copy.db")) assert.match(verified.stdout, /\n {2}api_keys: 1\n/);
+    }
+  } finally {
+    await server.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { freePort, V8_FLAGS, waitForUrl } from "./support/processes.ts";
+import { compiledArgs, freePort, V8_FLAGS, waitForUrl } from "./support/processes.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const ENVIRONMENTS = ["sandbox", "production"] as const;
@@ -80,9 +80,9 @@ async function* walk(dir: string): AsyncGenerator<string> {
 Deno.test("[compile] each binary's entry serves only the environment it was built for", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-bin-" });
   try {
-    const run = (entry: string, env: Record<string, string>) =>
+    const run = (entry: "sandbox" | "production", env: Record<string, string>) =>
       new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", `${root}bin/${entry}.ts`, "migrate", "--data-dir", dataDir],
+        args: compiledArgs(entry, ["migrate", "--data-dir", dataDir]),
         env,
         stdout: "piped",
         stderr: "piped",

@@ -159,3 +159,27 @@ Deno.test("[doctor] a libSQL server that does not answer is named without its au
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("[doctor] a default local sandbox has no problems; listening on every interface is a note", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-doctor-default-" });
+  const port = freePort();
+  // The defaults, spelled out where the test helper would set its own.
+  const server = await startPaystead(dataDir, {
+    LISTEN_HOST: "0.0.0.0",
+    PUBLIC_URL: `http://localhost:${port}`,
+  }, port);
+  try {
+    const result = await runCli(["doctor"], { DATA_DIR: dataDir, PORT: String(port) });
+    assert.deepEqual(result, {
+      code: 0,
+      stdout: [
+        "Note: This sandbox listens on 0.0.0.0: other machines on your network can reach it. Set LISTEN_HOST=127.0.0.1 to keep it to this machine.",
+        "No problems found: configuration, data folder, databases, disk, backups, public URL and provider.",
+      ].join("\n"),
+      stderr: "",
+    });
+  } finally {
+    await server.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

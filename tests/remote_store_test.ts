@@ -4,7 +4,7 @@ import { environmentMigrations } from "../db/migrations/mod.ts";
 import { hranaEndpoint, RemoteConnection } from "../db/remote_connection.ts";
 import { RemoteReader } from "../db/remote_reader.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
-import { StorageUnavailableError } from "../db/storage_health.ts";
+import { StorageHealth, StorageUnavailableError } from "../db/storage_health.ts";
 import { eventRow } from "./support/event_row.ts";
 import { type SqldServer, startSqld, withSqld } from "./support/sqld.ts";
 
@@ -230,4 +230,45 @@ Deno.test("[remote] a server is named in messages without its credentials", () =
     databaseName("file:/var/lib/paystead/production.db"),
     "file:/var/lib/paystead/production.db",
   );
+});
+
+remoteStoreTest(
+  "writes racing right after the server came back succeed or are unavailable storage, never errors",
+  async (store, server, dir) => {
+    for (let i = 0; i < 20; i++) await store.writeStatements([insertEvent(`evt_a${i}`)]);
+    await server.stop();
+    await withRestarted(server, dir, async () => {
+      const results = await Promise.allSettled(
+        Array.from(
+          { length: 40 },
+          (_, i) =>
+            i % 2
+              ? store.writeStatements([insertEvent(`evt_b${i}`)])
+              : store.write((trx) =>
+                trx.insertInto("events").values(eventRow(`evt_c${i}`)).execute()
+              ),
+        ),
+      );
+      const failures = results.flatMap((result) =>
+        result.status === "rejected" && !(result.reason instanceof StorageUnavailableError)
+          ? [String(result.reason)]
+          : []
+      );
+      assert.deepEqual(failures, []);
+      await store.writeStatements([insertEvent("evt_after")]);
+      assert.equal(store.writable, true);
+    });
+  },
+);
+
+Deno.test('[remote] "database is locked" from a libSQL server or from SQLite is unavailable storage', () => {
+  const health = new StorageHealth("libsql://db.example");
+  const busy = [
+    Object.assign(new Error("SQLITE_BUSY: database is locked"), { code: "SQLITE_BUSY" }),
+    Object.assign(new Error("database is locked"), { code: "ERR_SQLITE_ERROR", errcode: 5 }),
+    Object.assign(new Error("database table is locked"), { code: "ERR_SQLITE_ERROR", errcode: 6 }),
+  ];
+  for (const error of busy) assert.ok(health.classify(error) instanceof StorageUnavailableError);
+  const constraint = Object.assign(new Error("UNIQUE constraint failed"), { errcode: 2067 });
+  assert.equal(health.classify(constraint), constraint);
 });

@@ -1,5 +1,19 @@
 import assert from "node:assert/strict";
-import { demoApiKey, runCli, startPaystead } from "./support/processes.ts";
+import { demoApiKey, runBinary, runCli, startPaystead } from "./support/processes.ts";
+
+const repo = new URL("../", import.meta.url).pathname;
+
+/**
+ * The drill's `paystead-sandbox` commands in docs/operations.md, in order, with `backups` for
+ * its backup folder: step 1's three, then step 4's two.
+ */
+async function drillCommands(backups: string): Promise<string[][]> {
+  const docs = await Deno.readTextFile(`${repo}docs/operations.md`);
+  const drill = docs.slice(docs.indexOf("### Restore drill"), docs.indexOf("## Retention"));
+  return [...drill.matchAll(/^ *paystead-sandbox (.+)$/gm)].map((match) =>
+    match[1].replaceAll("/var/backups/paystead", backups).trim().split(/\s+/)
+  );
+}
 
 /** Every id a list endpoint returns, following pages. */
 async function allIds(url: string, key: string, idField: string): Promise<string[]> {
@@ -24,6 +38,7 @@ Deno.test("[restore] the restore drill: back up a serving sandbox, lose the data
   const backups = `${root}/backups`;
   await Deno.mkdir(backups, { mode: 0o700 });
   const env = { DATA_DIR: dataDir };
+  const commands = await drillCommands(backups);
   try {
     const server = await startPaystead(dataDir);
     let key: string;
@@ -47,21 +62,14 @@ Deno.test("[restore] the restore drill: back up a serving sandbox, lose the data
       assert.equal(payments.length, 12);
       assert.equal(events.length, 12);
 
-      // 1. Back up both databases while the server runs.
-      const environment = await runCli(["backup", "--out", `${backups}/sandbox.db`], env);
-      assert.equal(environment.code, 0, environment.stderr);
-      const accounts = await runCli(
-        ["backup", "--database", "accounts", "--out", `${backups}/accounts.db`],
-        env,
-      );
-      assert.equal(accounts.code, 0, accounts.stderr);
-      // 2. Check the copies without touching anything.
-      const verified = await runCli(
-        ["restore", "--from", `${backups}/sandbox.db`, "--verify"],
-        env,
-      );
-      assert.equal(verified.code, 0, verified.stderr);
-      assert.match(verified.stdout, /\n {2}payments: 12\n/);
+      // 1. Back up both databases while the server runs, and check the copy, as the docs say,
+      // with the compiled sandbox binary's permissions.
+      assert.equal(commands.length, 5);
+      for (const command of commands.slice(0, 3)) {
+        const result = await runBinary("sandbox", command, env);
+        assert.equal(result.code, 0, `${command.join(" ")}: ${result.stderr}`);
+        if (command.includes("--verify")) assert.match(result.stdout, /\n {2}payments: 12\n/);
+      }
     } finally {
       // 3. Stop the server.
       assert.equal((await server.stop()).code, 0);
@@ -71,14 +79,12 @@ Deno.test("[restore] the restore drill: back up a serving sandbox, lose the data
     await Deno.remove(dataDir, { recursive: true });
 
     // 5. Restore the accounts database and the environment's, from the same backup run.
-    const accounts = await runCli(
-      ["restore", "--database", "accounts", "--from", `${backups}/accounts.db`],
-      env,
-    );
-    assert.equal(accounts.code, 0, accounts.stderr);
-    const environment = await runCli(["restore", "--from", `${backups}/sandbox.db`], env);
-    assert.equal(environment.code, 0, environment.stderr);
-    assert.match(environment.stdout, /\n {2}payments: 12\n/);
+    for (const command of commands.slice(3)) {
+      const result = await runBinary("sandbox", command, env);
+      assert.equal(result.code, 0, `${command.join(" ")}: ${result.stderr}`);
+      assert.match(result.stdout, /^Restored /);
+      if (!command.includes("accounts")) assert.match(result.stdout, /\n {2}payments: 12\n/);
+    }
     assert.equal((await Deno.stat(dataDir)).mode! & 0o777, 0o700);
 
     // 6. Start again: the same key works and every payment and event is there.

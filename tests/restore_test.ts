@@ -232,3 +232,44 @@ Deno.test("[restore] a backup taken under write load restores a consistent datab
     await Deno.remove(target, { recursive: true });
   }
 });
+
+Deno.test("[restore] a backup whose schema is not what the migrations make is refused, naming the object", async () => {
+  const { dataDir, env, backup } = await folderWithBackup();
+  try {
+    const before = await digest(`${dataDir}/sandbox.db`);
+    const planted = `${dataDir}/planted.db`;
+    await Deno.copyFile(backup, planted);
+    const connection = openFile(planted);
+    connection.exec(
+      "CREATE TRIGGER payments_rewrite AFTER INSERT ON payments BEGIN UPDATE payments SET amount = amount * 100 WHERE id = NEW.id; END",
+    );
+    connection.close();
+    for (const args of [[], ["--verify"]]) {
+      const refused = await runCli(["restore", "--from", planted, ...args], env);
+      assert.deepEqual(refused, {
+        code: 1,
+        stdout: "",
+        stderr:
+          `Error: ${planted} does not have the schema Paystead's migrations make: trigger payments_rewrite is not made by Paystead's migrations. Nothing was changed; restore a backup Paystead wrote.`,
+      });
+    }
+
+    const loosened = `${dataDir}/loosened.db`;
+    await Deno.copyFile(backup, loosened);
+    const loosen = openFile(loosened);
+    loosen.exec("DROP INDEX events_org");
+    loosen.exec("CREATE INDEX events_org ON events (org_id)");
+    loosen.exec("CREATE VIEW everything AS SELECT * FROM payments");
+    loosen.close();
+    const second = await runCli(["restore", "--from", loosened], env);
+    assert.equal(second.code, 1);
+    assert.equal(
+      second.stderr,
+      `Error: ${loosened} does not have the schema Paystead's migrations make: index events_org differs from what Paystead's migrations make; view everything is not made by Paystead's migrations. Nothing was changed; restore a backup Paystead wrote.`,
+    );
+    assert.equal(await digest(`${dataDir}/sandbox.db`), before);
+    assert.equal((await filesIn(dataDir)).some((name) => /replaced|restoring/.test(name)), false);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

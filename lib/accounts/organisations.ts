@@ -7,7 +7,9 @@ import {
   insertOrganisation,
   updateOrganisationPlan,
 } from "../../db/organisations.ts";
-import { findUserByEmail, insertUser } from "../../db/users.ts";
+import { deleteUserSessions } from "../../db/panel_sessions.ts";
+import { findMemberByEmail } from "../../db/team.ts";
+import { findUserByEmail, insertUser, setOneTimePassword } from "../../db/users.ts";
 import type { AccountsSchema, OrganisationRow, UserRow } from "../../db/schema.ts";
 import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -139,4 +141,33 @@ export async function createUser(
     return user;
   });
   return { user, role, oneTimePassword };
+}
+
+/**
+ * Gives a member of an organisation a new one-time password (`user reset-password`), so an owner
+ * who lost theirs is not locked out; their panel sessions end, as whoever held one may not be them.
+ */
+export async function resetUserPassword(
+  accounts: Accounts,
+  input: { orgSlug: string; email: string },
+  now: number,
+): Promise<{ email: string; role: string; oneTimePassword: string }> {
+  const email = parseField(Email, input.email, "email");
+  const org = await requireOrganisationBySlug(accounts, input.orgSlug);
+  const oneTimePassword = generatePassword();
+  const passwordHash = await hashPassword(oneTimePassword);
+  const member = await accounts.write(async (trx) => {
+    const member = await findMemberByEmail(trx, org.id, email);
+    if (!member) {
+      throw new ApiError(
+        "resource_not_found",
+        `No member of '${org.slug}' has the e-mail ${email}.`,
+        { param: "email" },
+      );
+    }
+    await setOneTimePassword(trx, member.user_id, passwordHash, now);
+    await deleteUserSessions(trx, member.user_id);
+    return member;
+  });
+  return { email: member.email, role: member.role, oneTimePassword };
 }

@@ -20,7 +20,7 @@ const RETRY_WHILE_LOCKED_MS = 60_000;
 const LOCK_FILE = ".paystead-backup.lock";
 
 /** One database a process backs up, and the prefix of its backup files. */
-interface Target {
+export interface Target {
   kind: DatabaseKind;
   url: string;
   prefix: string;
@@ -76,7 +76,7 @@ export function inBackupWorker(
 }
 
 /** Writes one backup, checks the copy with integrity_check, then names it as finished. */
-async function writeChecked(target: Target, dir: string, now: number) {
+export async function writeChecked(target: Target, dir: string, now: number) {
   const path = `${dir}/${target.prefix}-${fileStamp(now)}.db`;
   const partial = `${path}.partial`;
   try {

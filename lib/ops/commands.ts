@@ -1,6 +1,6 @@
 import type { Config } from "../config.ts";
 import { VERSION } from "../version.ts";
-import { formatProblems, runDoctor } from "./doctor.ts";
+import { formatProblems, hasProblems, runDoctor } from "./doctor.ts";
 import { OpsUsageError } from "./errors.ts";
 import { waitForReadiness } from "./healthcheck.ts";
 import { isOffsiteSource, restoreFromOffsite } from "./offsite_restore.ts";
@@ -59,8 +59,9 @@ export async function runOpsCommand(
     }
     case "doctor": {
       const problems = await runDoctor(config, { now: Date.now() });
-      (problems.length === 0 ? console.log : console.error)(formatProblems(problems));
-      return problems.length === 0 ? 0 : 1;
+      const failing = hasProblems(problems);
+      (failing ? console.error : console.log)(formatProblems(problems));
+      return failing ? 1 : 0;
     }
     case "restore": {
       const verify = options.verify === true;

@@ -1,4 +1,5 @@
 import { databaseFilePath } from "../../db/client.ts";
+import { StorageOpenError } from "../../db/storage_health.ts";
 import { OpsError } from "./errors.ts";
 
 /**
@@ -40,7 +41,11 @@ async function holdAll(urls: string[], exclusive: boolean, refusal: (lock: strin
       const database = databaseFilePath(url);
       if (database === null) continue;
       const path = lockFileOf(database);
-      const file = await openLockFile(path);
+      // A data folder that cannot be made (under a file, no permission) is one line, as when
+      // the database itself is opened.
+      const file = await openLockFile(path).catch((error) => {
+        throw new StorageOpenError(database, error);
+      });
       if (!(await file.tryLock(exclusive))) {
         file.close();
         throw new LockHeldError(refusal(path));

@@ -10,10 +10,11 @@ import { diskSpace } from "./disk_space.ts";
 import { networkError } from "./healthcheck.ts";
 import { checkOffsite } from "./offsite_doctor.ts";
 
-/** One thing wrong, and how to fix it. */
+/** One thing wrong, and how to fix it; a note is worth knowing but nothing to fix. */
 interface Problem {
   what: string;
   fix: string;
+  note?: true;
 }
 
 /** What `doctor` needs besides the configuration; tests pass their own. */
@@ -36,7 +37,15 @@ function mode(info: Deno.FileInfo): number {
 
 function checkConfiguration(config: Config): Problem[] {
   const problems: Problem[] = [];
-  if (listensPubliclyWithoutProxy(config)) {
+  if (listensPubliclyWithoutProxy(config) && config.environment === "sandbox") {
+    // The default of a local sandbox: no money moves, so it is worth knowing, not fixing.
+    problems.push({
+      what:
+        `This sandbox listens on ${config.listenHost}: other machines on your network can reach it.`,
+      fix: "Set LISTEN_HOST=127.0.0.1 to keep it to this machine.",
+      note: true,
+    });
+  } else if (listensPubliclyWithoutProxy(config)) {
     problems.push({
       what:
         `Paystead listens on ${config.listenHost} with no proxy in front: slow connections can exhaust it.`,
@@ -295,13 +304,19 @@ export async function runDoctor(config: Config, deps: DoctorDeps): Promise<Probl
   ];
 }
 
-/** One line per problem with its fix, or a line saying all is well. */
+/** Whether any of `problems` is one to fix (not only notes): doctor then exits 1. */
+export function hasProblems(problems: Problem[]): boolean {
+  return problems.some((problem) => !problem.note);
+}
+
+/** One line per problem with its fix, then the notes, then a line saying how many or all is well. */
 export function formatProblems(problems: Problem[]): string {
-  if (problems.length === 0) {
-    return "No problems found: configuration, data folder, databases, disk, backups, public URL and provider.";
-  }
+  const toFix = problems.filter((problem) => !problem.note);
   return [
-    ...problems.map((problem) => `${problem.what} Fix: ${problem.fix}`),
-    `${problems.length} problem${problems.length === 1 ? "" : "s"} found.`,
+    ...toFix.map((problem) => `${problem.what} Fix: ${problem.fix}`),
+    ...problems.filter((problem) => problem.note).map((note) => `Note: ${note.what} ${note.fix}`),
+    toFix.length === 0
+      ? "No problems found: configuration, data folder, databases, disk, backups, public URL and provider."
+      : `${toFix.length} problem${toFix.length === 1 ? "" : "s"} found.`,
   ].join("\n");
 }

@@ -14,6 +14,7 @@ import type { Config } from "../config.ts";
 import { holdRestoreLock } from "./data_lock.ts";
 import { syncFile, syncFolder } from "./durable_files.ts";
 import { OpsError } from "./errors.ts";
+import { schemaDifferences } from "./schema_check.ts";
 
 /** Which of a process's two databases a backup is of. */
 export type DatabaseKind = "environment" | "accounts";
@@ -96,16 +97,24 @@ async function prepare(staged: string, kind: DatabaseKind, from: string) {
   } catch (error) {
     throw new OpsError(`${from} is not a readable SQLite database (${(error as Error).message}).`);
   }
+  let applied: string[];
   try {
-    describeInspection(
-      await inspectDatabase(connection).catch((error) => {
-        throw new OpsError(`${from} is not a readable SQLite database (${error.message}).`);
-      }),
-      kind,
-      from,
-    );
+    const inspection = await inspectDatabase(connection).catch((error) => {
+      throw new OpsError(`${from} is not a readable SQLite database (${error.message}).`);
+    });
+    describeInspection(inspection, kind, from);
+    applied = inspection.migrations!;
   } finally {
     connection.close();
+  }
+  const differences = await schemaDifferences(staged, migrationsOf(kind), applied);
+  if (differences.length > 0) {
+    throw new OpsError(
+      `${from} does not have the schema Paystead's migrations make: ${
+        differences.slice(0, 3).join("; ")
+      }${differences.length > 3 ? ` (and ${differences.length - 3} more)` : ""}. ` +
+        "Nothing was changed; restore a backup Paystead wrote.",
+    );
   }
   const store = await openStore(`file:${staged}`);
   let migrated: string[];

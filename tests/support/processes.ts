@@ -66,6 +66,25 @@ export function shippedArgs(task: ShippedTask, args: string[]): string[] {
   return ["run", ...shippedFlags(task), `${root}main.ts`, ...commands, ...args];
 }
 
+/**
+ * The arguments that run `bin/<environment>.ts <args>` with the flags `deno task compile` builds
+ * that environment's binary with (permissions, V8 and unstable flags; not its --include/--output).
+ */
+export function compiledArgs(environment: "sandbox" | "production", args: string[]): string[] {
+  const entry = `bin/${environment}.ts`;
+  const words = TASKS.compile.split("&&").map((part) => part.trim().split(/\s+/))
+    .find((command) => command.at(-1) === entry);
+  if (!words) throw new Error(`the compile task builds no binary from ${entry}`);
+  const flags = words.slice(words.indexOf("compile") + 1, -1).filter((word, i, all) =>
+    word !== "--include" && word !== "--output" && all[i - 1] !== "--include" &&
+    all[i - 1] !== "--output"
+  );
+  if (flags.some((flag) => flag === "-A" || flag === "--allow-all")) {
+    throw new Error(`the compile task grants ${entry} every permission; it must name each one`);
+  }
+  return ["run", ...flags, `${root}${entry}`, ...args];
+}
+
 /** The V8 flags `deno task start` runs with (the heap bounds): benchmarks use them too. */
 export const V8_FLAGS = shippedFlags("start").find((flag) => flag.startsWith("--v8-flags=")) ??
   "";
@@ -215,6 +234,25 @@ export async function demoApiKey(server: ChildServer): Promise<string> {
 export async function runCli(args: string[], env: Record<string, string> = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
     args: shippedArgs("cli", args),
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes).trim();
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+/**
+ * Runs a compiled binary's command (`paystead-<environment> <args>`) to completion, from its
+ * entry with the compile task's flags; returns its exit code and output.
+ */
+export async function runBinary(
+  environment: "sandbox" | "production",
+  args: string[],
+  env: Record<string, string> = {},
+) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: compiledArgs(environment, args),
     env,
     stdout: "piped",
     stderr: "piped",

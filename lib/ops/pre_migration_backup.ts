@@ -1,0 +1,46 @@
+import { databaseFilePath, type Store } from "../../db/client.ts";
+import { appliedMigrationNames } from "../../db/inspect.ts";
+import type { Migration } from "../../db/migrations/mod.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import { writeChecked } from "./backups.ts";
+import { OpsError } from "./errors.ts";
+import type { DatabaseKind } from "./restore.ts";
+
+/**
+ * Before migrations change an existing file database, writes a checked backup of it into
+ * `BACKUP_DIR` (`sandbox-before-migration-20261126T080000Z.db`, never pruned), the same way a
+ * scheduled backup is written, and logs its path: an upgrade that goes wrong can be undone with
+ * `restore`. A backup that fails stops the start before anything is migrated. A new database, one
+ * with nothing pending, or a libSQL server (backed up by its own tools) needs none.
+ */
+export async function backupBeforeMigrating<S>(
+  store: Store<S>,
+  kind: DatabaseKind,
+  migrations: Record<string, Migration>,
+  deps: { config: Config; log: Logger; now: number },
+): Promise<string | null> {
+  const { config, log } = deps;
+  const applied = await appliedMigrationNames(store.db);
+  // A database a newer Paystead migrated is refused by migrate() itself, before any change.
+  if (!applied?.length || applied.some((name) => !(name in migrations))) return null;
+  const pending = Object.keys(migrations).filter((name) => !applied.includes(name)).sort();
+  if (pending.length === 0 || databaseFilePath(store.url) === null) return null;
+  const prefix = `${kind === "accounts" ? "accounts" : config.environment}-before-migration`;
+  try {
+    await Deno.mkdir(config.backupDir, { recursive: true, mode: 0o700 });
+    const { path } = await writeChecked(
+      { kind, url: store.url, prefix },
+      config.backupDir,
+      deps.now,
+    );
+    log.info("backed up before migrating", { database: kind, path, migrations: pending });
+    return path;
+  } catch (error) {
+    throw new OpsError(
+      `Cannot back up the ${kind} database before applying migrations ${pending.join(", ")}: ${
+        (error as Error).message
+      }. Nothing was migrated; make BACKUP_DIR (${config.backupDir}) a writable folder and start again.`,
+    );
+  }
+}

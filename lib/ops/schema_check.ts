@@ -1,0 +1,68 @@
+import { migrate, openStore } from "../../db/client.ts";
+import { openFile, type SchemaObject, schemaObjects } from "../../db/inspect.ts";
+import type { Migration } from "../../db/migrations/mod.ts";
+
+/**
+ * The statement as it means, not as it is spelled: SQLite keeps the text a migration sent, and
+ * another version of the query builder may quote or space it differently.
+ */
+function normalise(sql: string | null): string {
+  return (sql ?? "").replace(/["`[\]]/g, "").replace(/\s+/g, " ")
+    .replace(/\s*([(),=])\s*/g, "$1").trim().toLowerCase();
+}
+
+async function objectsOf(path: string): Promise<SchemaObject[]> {
+  const connection = openFile(path);
+  try {
+    return await schemaObjects(connection);
+  } finally {
+    connection.close();
+  }
+}
+
+/** The schema Paystead's `migrations` named `applied` make, on a fresh database. */
+async function madeBy(
+  migrations: Record<string, Migration>,
+  applied: string[],
+): Promise<SchemaObject[]> {
+  const folder = await Deno.makeTempDir({ prefix: "paystead-schema-" });
+  try {
+    const store = await openStore(`file:${folder}/fresh.db`);
+    try {
+      await migrate(store, Object.fromEntries(applied.map((name) => [name, migrations[name]])));
+    } finally {
+      await store.close();
+    }
+    return await objectsOf(`${folder}/fresh.db`);
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+}
+
+/**
+ * How the database at `path` differs from what Paystead's migrations make at its migration
+ * level (`applied`): one phrase per table, index, trigger or view that is extra, missing or
+ * changed; empty when it is exactly Paystead's. A planted trigger that rewrites amounts, or a
+ * dropped unique index, is found here before the database is trusted.
+ */
+export async function schemaDifferences(
+  path: string,
+  migrations: Record<string, Migration>,
+  applied: string[],
+): Promise<string[]> {
+  const key = (object: SchemaObject) => `${object.type} ${object.name}`;
+  const expected = new Map((await madeBy(migrations, applied)).map((o) => [key(o), o]));
+  const actual = new Map((await objectsOf(path)).map((o) => [key(o), o]));
+  const differences: string[] = [];
+  for (const [name, object] of actual) {
+    const made = expected.get(name);
+    if (!made) differences.push(`${name} is not made by Paystead's migrations`);
+    else if (normalise(made.sql) !== normalise(object.sql)) {
+      differences.push(`${name} differs from what Paystead's migrations make`);
+    }
+  }
+  for (const name of expected.keys()) {
+    if (!actual.has(name)) differences.push(`${name} is missing`);
+  }
+  return differences;
+}
