@@ -77,7 +77,7 @@ export async function serve(config: Config): Promise<number> {
   const demo = config.environment === "sandbox"
     ? await ensureDemoOrganisation(databases.accounts, databases.store, Date.now())
     : null;
-  const { app, services, webhooks, drain, metrics, metricsApp } = createApp({
+  const { app, services, webhooks, emails, drain, metrics, metricsApp } = createApp({
     ...databases,
     config,
     log,
@@ -135,6 +135,7 @@ export async function serve(config: Config): Promise<number> {
           drain.drain(),
           services.scheduler.stop(),
           webhooks.stop(),
+          emails.stop(),
           services.eventStreams.close(),
         ]);
         await Promise.all([server.shutdown(), metricsServer?.shutdown()]);

@@ -6,6 +6,7 @@ import { createOrganisation } from "../../lib/accounts/organisations.ts";
 import { createApiKey } from "../../lib/api_keys.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../../lib/config.ts";
+import type { EmailSenderOptions } from "../../lib/emails/sender.ts";
 import type { EventStreamOptions } from "../../lib/event_stream.ts";
 import { silentLogger } from "../../lib/log.ts";
 import { type PasswordHasher, scryptHasher } from "../../lib/passwords.ts";
@@ -73,6 +74,7 @@ export async function makeTestApp(options: {
   /** Wraps how the adapter reaches the fake (to count, refuse or slow calls). */
   payuFetch?: (fake: Fetch) => Fetch;
   payuTimeouts?: Partial<PayuTimeouts>;
+  emails?: EmailSenderOptions;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -131,6 +133,7 @@ export async function makeTestApp(options: {
     webhooks: options.webhooks,
     passwords: options.passwords ?? TEST_PASSWORDS,
     eventStreams: options.eventStreams,
+    emails: options.emails,
   });
   target.app = built;
   return {
@@ -163,6 +166,7 @@ export async function makeTestApp(options: {
       payu?.close();
       await built.services.scheduler.stop();
       await built.webhooks.stop();
+      await built.emails.stop();
       await store.close();
       await accounts.close();
       await Deno.remove(dataDir, { recursive: true });

@@ -1,0 +1,54 @@
+import { findEmailSubject, type LeasedEmail } from "../../db/customer_emails.ts";
+import { findOrganisation } from "../../db/organisations.ts";
+import { getBusinessDetails } from "../business_details.ts";
+import type { Services } from "../context.ts";
+import { isLanguage } from "../i18n/mod.ts";
+import { type BoughtLine, type EmailKind, type EmailModel, sellerOf } from "./content.ts";
+
+interface StoredLineItem {
+  name: string;
+  quantity: number;
+  unitAmount: number;
+}
+
+/**
+ * Reads what an e-mail says when it is sent: the payment, what was bought (a checkout session's
+ * line items, else the offer times the quantity), the refund, and the seller's business details.
+ * The language is the payment's, else the business's default, else Polish.
+ */
+export async function loadEmailModel(services: Services, email: LeasedEmail): Promise<EmailModel> {
+  const [subject, details, organisation] = await Promise.all([
+    findEmailSubject(services.store.db, email.payment_id, email.refund_id),
+    getBusinessDetails(services.accounts, email.org_id),
+    findOrganisation(services.accounts.db, email.org_id),
+  ]);
+  if (!subject) throw new Error(`The payment of e-mail ${email.public_id} is gone.`);
+  if (email.refund_id !== null && subject.refund_public_id === null) {
+    throw new Error(`The refund of e-mail ${email.public_id} is gone.`);
+  }
+  const lines: BoughtLine[] = subject.line_items === null
+    ? [{
+      name: subject.offer_name,
+      quantity: subject.quantity,
+      unitAmount: subject.amount % subject.quantity === 0
+        ? subject.amount / subject.quantity
+        : subject.offer_amount,
+    }]
+    : (JSON.parse(subject.line_items) as StoredLineItem[]);
+  return {
+    kind: email.kind as EmailKind,
+    language: isLanguage(subject.locale) ? subject.locale : details?.defaultLanguage ?? "pl",
+    seller: sellerOf(details, organisation?.name ?? ""),
+    lines,
+    total: subject.amount,
+    currency: subject.currency,
+    paidAt: subject.succeeded_at ?? subject.created_at,
+    paymentId: subject.public_id,
+    invoice: subject.invoice_company_name !== null && subject.invoice_tax_id !== null
+      ? { companyName: subject.invoice_company_name, taxId: subject.invoice_tax_id }
+      : null,
+    refund: subject.refund_public_id !== null && subject.refund_amount !== null
+      ? { refundId: subject.refund_public_id, amount: subject.refund_amount }
+      : null,
+  };
+}
