@@ -74,10 +74,9 @@ export function describeMailError(error: unknown): string {
     code?: string;
   };
   if (typeof responseCode === "number") {
-    return `The server answered ${responseCode}: ${(response ?? error.message).trim()}`.slice(
-      0,
-      500,
-    );
+    // nodemailer's `response` is the server's whole line, its code first ("451 4.3.0 ...").
+    const answer = (response ?? `${responseCode} ${error.message}`).trim();
+    return `The server answered: ${answer}`.slice(0, 500);
   }
   return `${code ? `${code}: ` : ""}${error.message}`.slice(0, 500);
 }
