@@ -12,7 +12,7 @@ const MESSAGE_ID = /^<em_[0-9A-Za-z]{24}@127\.0\.0\.1>$/;
 const NBSP = "\u00a0";
 
 async function waitFor<T>(
-  probe: () => Promise<T | null | undefined | false>,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
   what: string,
   timeoutMs = 30_000,
 ): Promise<T> {
@@ -134,10 +134,10 @@ Deno.test("[customer e-mails] through a real SMTP server: once each, across refu
         server.logs().split("\n").filter((line) => line.includes("not accepted"));
       await smtp.setMode("tempfail");
       const greylisted = [await pay("a@example.com"), await pay("b@example.com")];
-      await waitFor(async () => refusals().some((line) => line.includes("451 4.3.0")), "a 451");
+      await waitFor(() => refusals().some((line) => line.includes("451 4.3.0")), "a 451");
       await smtp.setMode("permfail");
       const rejected = await pay("c@example.com");
-      await waitFor(async () => refusals().some((line) => line.includes("550 5.1.1")), "a 550");
+      await waitFor(() => refusals().some((line) => line.includes("550 5.1.1")), "a 550");
       await smtp.setMode("hang");
       const hung = await pay("d@example.com");
       // Long enough for the hung attempt to be leased and mid-way through its SMTP conversation.
@@ -151,7 +151,7 @@ Deno.test("[customer e-mails] through a real SMTP server: once each, across refu
       server = await startPaystead(dataDir, paysteadEnv(smtp));
       api = client(server, apiKey);
       await waitFor(
-        async () => refusals().some((line) => line.includes("ECONNREFUSED")),
+        () => refusals().some((line) => line.includes("ECONNREFUSED")),
         "a refused connection",
       );
       // ... then the SMTP server comes back on its port, accepting.
