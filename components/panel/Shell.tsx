@@ -18,6 +18,7 @@ export type NavKey =
   | "checkout"
   | "quickstart"
   | "config-transfer"
+  | "mailbox"
   | "reference";
 
 /** What the panel's frame shows around every page, computed once per request. */
@@ -176,6 +177,7 @@ export function Shell(props: {
     "checkout",
     "quickstart",
     "config-transfer",
+    "mailbox",
     "reference",
   ];
   return (
@@ -248,6 +250,14 @@ export function Shell(props: {
                     >
                       Copy configuration
                     </NavLink>
+                    {sandbox && (
+                      <NavLink
+                        href="/panel/developers/mailbox"
+                        current={current === "mailbox"}
+                      >
+                        Sandbox mailbox
+                      </NavLink>
+                    )}
                     {chrome.quickstart && (
                       <NavLink
                         href="/panel/developers/quickstart"

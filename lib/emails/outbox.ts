@@ -5,6 +5,7 @@ import {
   insertCustomerEmail,
   listCustomerEmailsOfPayment,
 } from "../../db/customer_emails.ts";
+import { findPayment } from "../../db/payments.ts";
 import type { CustomerEmailRow, EnvironmentSchema } from "../../db/schema.ts";
 import { afterCommit } from "../after_commit.ts";
 import type { Config } from "../config.ts";
@@ -134,13 +135,16 @@ export function listPaymentEmails(
  */
 export async function resendCustomerEmail(
   ctx: OrgContext,
+  paymentId: string,
   emailId: string,
 ): Promise<void> {
   const { services } = ctx;
   if (!sendsEmails(services)) throw new ApiError("state_conflict", NO_SMTP_MESSAGE);
   await ctx.write(async (trx) => {
+    const payment = await findPayment(trx, ctx.orgId, paymentId);
+    if (!payment) throw notFound("payment", paymentId);
     const email = await findCustomerEmail(trx, ctx.orgId, emailId);
-    if (!email) throw notFound("e-mail", emailId);
+    if (!email || email.payment_id !== payment.id) throw notFound("e-mail", emailId);
     if (email.status === "PENDING") {
       throw new ApiError(
         "state_conflict",
