@@ -36,6 +36,9 @@ Deno.test("[panel e-mails] a payment's page shows each e-mail; owners resend, me
       assert.ok(queued.includes("Payment confirmation to jan@example.com"), queued);
       assert.ok(queued.includes("Sending 0 —"), queued);
       assert.equal(queued.includes("Resend"), false, "nothing to resend while it is sending");
+      const early = await agent.post(`/panel/payments/${paymentId}/emails/${emailId}/resend`);
+      assert.equal(early.status, 409);
+      assert.deepEqual(await emailIds(app), [emailId]);
       await sendDue(app);
       const sent = await emailsCard(agent, paymentId);
       assert.ok(sent.includes(`<${emailId}@sandbox.test>`), sent);
