@@ -84,6 +84,12 @@ export async function serve(config: Config): Promise<number> {
     timers: true,
   });
 
+  if (config.environment === "production" && config.smtp === null) {
+    log.warn("no SMTP_URL: this production process sends no customer e-mails", {
+      unsent: "payment confirmations and refund notices are marked not sent",
+    });
+  }
+
   const stopCron = new AbortController();
   Deno.cron(
     `paystead-${config.environment}-sweep`,

@@ -186,3 +186,40 @@ Deno.test("[sandbox mailbox] a confirmation and a refund notice land in the mail
     await t.close();
   }
 });
+
+Deno.test("[openapi] the document describes business details, invoiceRequest and the mailbox", async () => {
+  const t = await makeTestApp();
+  try {
+    const doc = await (await t.app.request("/api/v1/openapi.json")).json();
+    assert.deepEqual(Object.keys(doc.paths["/api/v1/business-details"]).sort(), ["get", "put"]);
+    assert.deepEqual(Object.keys(doc.paths["/api/v1/sandbox/emails"]), ["get"]);
+    const schemas = doc.components.schemas;
+    assert.deepEqual(schemas.InvoiceRequest.required, ["companyName", "taxId"]);
+    assert.equal(
+      schemas.CreatePaymentRequest.properties.invoiceRequest.$ref,
+      "#/components/schemas/InvoiceRequest",
+    );
+    assert.ok(schemas.Payment.required.includes("invoiceRequest"));
+    assert.deepEqual(schemas.SandboxEmail.required.sort(), [
+      "createdAt",
+      "emailId",
+      "html",
+      "kind",
+      "language",
+      "messageId",
+      "paymentId",
+      "subject",
+      "text",
+      "to",
+    ]);
+    assert.deepEqual(schemas.BusinessDetails.required.sort(), [
+      "address",
+      "contactEmail",
+      "defaultLanguage",
+      "invoiceRequests",
+      "legalName",
+    ]);
+  } finally {
+    await t.close();
+  }
+});
