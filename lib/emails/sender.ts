@@ -9,7 +9,6 @@ import {
   recordCustomerEmailFailure,
   recordCustomerEmailSent,
 } from "../../db/customer_emails.ts";
-import { getBusinessDetails } from "../business_details.ts";
 import type { Services } from "../context.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
@@ -29,7 +28,7 @@ export interface EmailSenderOptions {
   maxInFlight?: number;
 }
 
-const DEFAULTS: Required<EmailSenderOptions> = { leaseMs: 15_000, maxInFlight: 8 };
+const DEFAULTS: Required<EmailSenderOptions> = { leaseMs: 15_000, maxInFlight: 32 };
 
 /** How many times, a second apart, a result the server gave is written before giving up. */
 const RECORD_TRIES = 10;
@@ -94,9 +93,11 @@ export class CustomerEmailSender {
   async #run(now: number): Promise<number | null> {
     const { store } = this.#services;
     if (this.#mailer === null || this.#stopped) return null;
+    // Every slot busy: a finishing attempt wakes the job (see #launch).
     const slots = this.#options.maxInFlight - this.#running.size;
+    if (slots <= 0) return null;
     const next = await nextCustomerEmailDueAt(store.db);
-    if (next === null || next > now || slots <= 0) return next;
+    if (next === null || next > now) return next;
     const claimed = await store.write(async (trx) => {
       const leased: number[] = [];
       for (const row of await findDueCustomerEmails(trx, now, slots + this.#running.size)) {
@@ -127,6 +128,10 @@ export class CustomerEmailSender {
       if (this.#running.size === 0 && this.#leaseTimer !== null) {
         clearInterval(this.#leaseTimer);
         this.#leaseTimer = null;
+      }
+      // A slot is free: what waited for one is claimed now.
+      if (!this.#stopped) {
+        this.#services.scheduler.wake(CUSTOMER_EMAILS_JOB, this.#services.clock.now());
       }
     });
     this.#tasks.add(task);
@@ -160,11 +165,10 @@ export class CustomerEmailSender {
     try {
       const model = await loadEmailModel(services, email);
       const rendered = renderEmail(model);
-      const details = await getBusinessDetails(services.accounts, email.org_id);
       await this.#mailer!.send({
         from: services.config.mailFrom,
         to: email.recipient,
-        replyTo: details?.contactEmail ?? null,
+        replyTo: model.seller.contactEmail,
         messageId: email.message_id,
         ...rendered,
       });

@@ -20,6 +20,8 @@ export interface SmtpProcess {
   setMode(mode: "accept" | "tempfail" | "permfail" | "hang"): Promise<void>;
   /** Every message it accepted so far, in order. */
   messages(): Promise<ReceivedMessage[]>;
+  /** How many messages it accepted so far (cheap: no parsing). */
+  count(): Promise<number>;
   /** Kills it: connections drop, new ones are refused. */
   stop(): Promise<void>;
 }
@@ -70,6 +72,15 @@ export async function startSmtpServer(
       if ((await response.text()) !== mode) throw new Error(`mode ${mode} refused`);
     },
     messages: () => readMessages(out),
+    async count() {
+      try {
+        const bytes = await Deno.readFile(out);
+        return bytes.reduce((lines, byte) => lines + (byte === 10 ? 1 : 0), 0);
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) return 0;
+        throw error;
+      }
+    },
     async stop() {
       child.kill("SIGKILL");
       await child.status;
