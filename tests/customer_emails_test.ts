@@ -223,3 +223,61 @@ Deno.test("[openapi] the document describes business details, invoiceRequest and
     await t.close();
   }
 });
+
+Deno.test("[sandbox mailbox] the business's default language decides when the payment names none", async () => {
+  const t = await makeTestApp();
+  try {
+    await putDetails(t, { ...SHOP_DETAILS, defaultLanguage: "en", contactPhone: undefined });
+    const payment = await paidPayment(t, { name: "Coffee beans", amount: 1250 }, {
+      customer: { email: "jane@example.com" },
+    });
+    await sendDue(t);
+    const [email] = await mailbox(t);
+    assert.equal(email.language, "en");
+    assert.equal(email.subject, "Payment confirmation – Kawiarnia Ziarno sp. z o.o.");
+    assert.equal(
+      email.text,
+      [
+        "Thank you for your purchase",
+        "We have received your BLIK payment of PLN\u00a012.50. Please keep this e-mail: it " +
+        "confirms your purchase.",
+        "Your order (1 item)\nCoffee beans – 1 pc. × PLN\u00a012.50\nTotal: PLN\u00a012.50",
+        `Payment details\nDate: 21 November 2026 at 11:00\nPayment ID: ${payment.paymentId}\n` +
+        "Payment method: BLIK",
+        "Seller\nKawiarnia Ziarno sp. z o.o.\nul. Mokotowska 12\n00-561 Warszawa\n" +
+        "Tax ID (NIP): 5260250274\nQuestions? Write to us: kontakt@ziarno.example.pl",
+        "You can reply to this e-mail: your reply goes to the seller.\nSent on behalf of " +
+        "Kawiarnia Ziarno sp. z o.o. by Paystead, which processed the payment.",
+      ].join("\n\n") + "\n",
+    );
+    assert.match(String(email.html), /^<!doctype html><html lang="en">/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[sandbox mailbox] the payment's own locale wins over the business's default", async () => {
+  const t = await makeTestApp();
+  try {
+    await putDetails(t, SHOP_DETAILS);
+    const { qrId } = await createTestOffer(t);
+    const { paymentId } = await createTestPayment(t, qrId, {
+      customer: { email: "jane@example.com" },
+    });
+    // The customer chose English on the hosted page (the pages set `locale`; see CONTRACT.md).
+    await t.store.write((trx) =>
+      trx.updateTable("payments").set({ locale: "en" }).where("public_id", "=", paymentId)
+        .execute()
+    );
+    const paid = await t.request("POST", `/api/v1/payments/${paymentId}/complete`, {
+      code: "777123",
+    });
+    assert.equal(paid.status, 200);
+    await sendDue(t);
+    const [email] = await mailbox(t);
+    assert.equal(email.language, "en");
+    assert.equal(email.subject, "Payment confirmation – Kawiarnia Ziarno sp. z o.o.");
+  } finally {
+    await t.close();
+  }
+});
