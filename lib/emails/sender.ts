@@ -59,14 +59,12 @@ export class CustomerEmailSender {
   #leaseTimer: ReturnType<typeof setInterval> | null = null;
   #stopped = false;
 
-  /** `mailer` defaults to what the configuration says: SMTP, the sandbox's mailbox, or none. */
-  constructor(services: Services, options: EmailSenderOptions = {}, mailer?: Mailer | null) {
+  /** Sends through SMTP_URL, into the sandbox's mailbox without it, or (production) not at all. */
+  constructor(services: Services, options: EmailSenderOptions = {}) {
     this.#services = services;
     this.#options = { ...DEFAULTS, ...options };
     const { config, environment } = services;
-    this.#mailer = mailer !== undefined
-      ? mailer
-      : config.smtp
+    this.#mailer = config.smtp
       ? smtpMailer(config.smtp)
       : environment === "sandbox"
       ? mailboxMailer
