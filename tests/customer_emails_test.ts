@@ -157,8 +157,8 @@ Deno.test("[sandbox mailbox] a confirmation and a refund notice land in the mail
         "Sprzedawca\nKawiarnia Ziarno sp. z o.o.\nul. Mokotowska 12\n00-561 Warszawa\n" +
         "NIP: 5260250274\nW razie pytań napisz do nas: kontakt@ziarno.example.pl lub zadzwoń: " +
         "+48 22 123 45 67",
-        "Możesz odpowiedzieć na tę wiadomość – odpowiedź trafi do sprzedawcy.\nWiadomość " +
-        "wysłana w imieniu Kawiarnia Ziarno sp. z o.o. przez Paystead, serwis obsługujący " +
+        "Możesz odpowiedzieć na tę wiadomość – odpowiedź trafi do sprzedawcy.\nWiadomość od " +
+        "sprzedawcy Kawiarnia Ziarno sp. z o.o., wysłana przez Paystead – serwis obsługujący " +
         "płatność.",
       ].join("\n\n") + "\n",
     );

@@ -32,5 +32,5 @@ export const emails: EmailMessages = {
   "email.seller.contactWithPhone": "W razie pytań napisz do nas: {email} lub zadzwoń: {phone}",
   "email.footer.reply": "Możesz odpowiedzieć na tę wiadomość – odpowiedź trafi do sprzedawcy.",
   "email.footer.sentBy":
-    "Wiadomość wysłana w imieniu {shop} przez Paystead, serwis obsługujący płatność.",
+    "Wiadomość od sprzedawcy {shop}, wysłana przez Paystead – serwis obsługujący płatność.",
 };
