@@ -141,6 +141,7 @@ Deno.test("[sandbox mailbox] a confirmation and a refund notice land in the mail
     assert.equal(confirmation.kind, "PAYMENT_CONFIRMATION");
     assert.equal(confirmation.language, "pl");
     assert.equal(confirmation.paymentId, payment.paymentId);
+    assert.equal(confirmation.createdAt, "2026-11-21T10:00:00.000Z");
     assert.equal(confirmation.subject, "Potwierdzenie płatności – Kawiarnia Ziarno sp. z o.o.");
     assert.match(String(confirmation.messageId), /^<em_[0-9A-Za-z]{24}@sandbox\.test>$/);
     assert.equal(
@@ -172,7 +173,19 @@ Deno.test("[sandbox mailbox] a confirmation and a refund notice land in the mail
     const { refundId } = await refund.json();
     await t.services.scheduler.runDue();
     await sendDue(t);
-    const [notice] = await mailbox(t);
+    const [notice, older] = await mailbox(t);
+    assert.equal(older.emailId, confirmation.emailId, "newest first");
+    const page = await t.request("GET", "/api/v1/sandbox/emails?limit=1");
+    assert.deepEqual((await page.json()).hasMore, true);
+    const next = await t.request(
+      "GET",
+      `/api/v1/sandbox/emails?limit=1&startingAfter=${notice.emailId}`,
+    );
+    const rest = await next.json();
+    assert.deepEqual(rest.data.map((email: { emailId: string }) => email.emailId), [
+      confirmation.emailId,
+    ]);
+    assert.equal(rest.hasMore, false);
     assert.equal(notice.kind, "REFUND_NOTICE");
     assert.equal(notice.subject, "Zwrot środków – Kawiarnia Ziarno sp. z o.o.");
     assert.match(
