@@ -194,6 +194,18 @@ Deno.test("[customer e-mails] through a real SMTP server: once each, across refu
         await store.close();
       }
     });
+
+    await t.step("a hung SMTP server does not hold up a shutdown", async () => {
+      server = await startPaystead(dataDir, paysteadEnv(smtp));
+      api = client(server, apiKey);
+      await smtp.setMode("hang");
+      await pay("e@example.com");
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const started = Date.now();
+      const status = await server.stop("SIGTERM");
+      assert.equal(status.code, 0);
+      assert.ok(Date.now() - started < 9_000, `stopped after ${Date.now() - started} ms`);
+    });
   } finally {
     await server.stop();
     await smtp.stop();

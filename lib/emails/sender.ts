@@ -30,6 +30,9 @@ export interface EmailSenderOptions {
 
 const DEFAULTS: Required<EmailSenderOptions> = { leaseMs: 15_000, maxInFlight: 32 };
 
+/** How long a stop waits for e-mails being sent before it closes their connections. */
+const STOP_WAIT_MS = 5_000;
+
 /** How many times, a second apart, a result the server gave is written before giving up. */
 const RECORD_TRIES = 10;
 
@@ -81,10 +84,20 @@ export class CustomerEmailSender {
     while (this.#tasks.size > 0) await Promise.all([...this.#tasks]);
   }
 
-  /** Claims nothing more, waits for the e-mails being sent, and closes the connections. */
+  /**
+   * Claims nothing more and lets the e-mails being sent finish for up to `STOP_WAIT_MS`, so a
+   * hung server cannot hold up a shutdown. What is still waiting for a server then is abandoned:
+   * its lease runs out and it is sent again, with the same Message-ID, by whichever process runs
+   * next (the server has not answered it, so it has not accepted it).
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
-    await this.idle();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => timer = setTimeout(resolve, STOP_WAIT_MS));
+    await Promise.race([this.idle(), waited]);
+    clearTimeout(timer);
+    if (this.#leaseTimer !== null) clearInterval(this.#leaseTimer);
+    this.#leaseTimer = null;
     this.#mailer?.close();
   }
 
