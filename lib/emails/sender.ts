@@ -30,7 +30,7 @@ export interface EmailSenderOptions {
 
 const DEFAULTS: Required<EmailSenderOptions> = { leaseMs: 15_000, maxInFlight: 32 };
 
-/** How long a stop waits for e-mails being sent before it closes their connections. */
+/** How long a stop waits for e-mails being sent before leaving them to their leases. */
 const STOP_WAIT_MS = 5_000;
 
 /** How many times, a second apart, a result the server gave is written before giving up. */
