@@ -218,7 +218,7 @@ export function findMailboxEmail(
 }
 
 /** Everything an e-mail about a payment says, read when it is sent. */
-export function findEmailSubject(db: Db, paymentId: number, refundId: number | null) {
+export function findEmailFacts(db: Db, paymentId: number, refundId: number | null) {
   return db.selectFrom("payments")
     .innerJoin("offers", "offers.id", "payments.offer_id")
     .leftJoin("checkout_sessions", "checkout_sessions.payment_id", "payments.id")

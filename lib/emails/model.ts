@@ -1,4 +1,4 @@
-import { findEmailSubject, type LeasedEmail } from "../../db/customer_emails.ts";
+import { findEmailFacts, type LeasedEmail } from "../../db/customer_emails.ts";
 import { findOrganisation } from "../../db/organisations.ts";
 import { getBusinessDetails } from "../business_details.ts";
 import type { Services } from "../context.ts";
@@ -17,38 +17,38 @@ interface StoredLineItem {
  * The language is the payment's, else the business's default, else Polish.
  */
 export async function loadEmailModel(services: Services, email: LeasedEmail): Promise<EmailModel> {
-  const [subject, details, organisation] = await Promise.all([
-    findEmailSubject(services.store.db, email.payment_id, email.refund_id),
+  const [facts, details, organisation] = await Promise.all([
+    findEmailFacts(services.store.db, email.payment_id, email.refund_id),
     getBusinessDetails(services.accounts, email.org_id),
     findOrganisation(services.accounts.db, email.org_id),
   ]);
-  if (!subject) throw new Error(`The payment of e-mail ${email.public_id} is gone.`);
-  if (email.refund_id !== null && subject.refund_public_id === null) {
+  if (!facts) throw new Error(`The payment of e-mail ${email.public_id} is gone.`);
+  if (email.refund_id !== null && facts.refund_public_id === null) {
     throw new Error(`The refund of e-mail ${email.public_id} is gone.`);
   }
-  const lines: BoughtLine[] = subject.line_items === null
+  const lines: BoughtLine[] = facts.line_items === null
     ? [{
-      name: subject.offer_name,
-      quantity: subject.quantity,
-      unitAmount: subject.amount % subject.quantity === 0
-        ? subject.amount / subject.quantity
-        : subject.offer_amount,
+      name: facts.offer_name,
+      quantity: facts.quantity,
+      unitAmount: facts.amount % facts.quantity === 0
+        ? facts.amount / facts.quantity
+        : facts.offer_amount,
     }]
-    : (JSON.parse(subject.line_items) as StoredLineItem[]);
+    : (JSON.parse(facts.line_items) as StoredLineItem[]);
   return {
     kind: email.kind as EmailKind,
-    language: isLanguage(subject.locale) ? subject.locale : details?.defaultLanguage ?? "pl",
+    language: isLanguage(facts.locale) ? facts.locale : details?.defaultLanguage ?? "pl",
     seller: sellerOf(details, organisation?.name ?? ""),
     lines,
-    total: subject.amount,
-    currency: subject.currency,
-    paidAt: subject.succeeded_at ?? subject.created_at,
-    paymentId: subject.public_id,
-    invoice: subject.invoice_company_name !== null && subject.invoice_tax_id !== null
-      ? { companyName: subject.invoice_company_name, taxId: subject.invoice_tax_id }
+    total: facts.amount,
+    currency: facts.currency,
+    paidAt: facts.succeeded_at ?? facts.created_at,
+    paymentId: facts.public_id,
+    invoice: facts.invoice_company_name !== null && facts.invoice_tax_id !== null
+      ? { companyName: facts.invoice_company_name, taxId: facts.invoice_tax_id }
       : null,
-    refund: subject.refund_public_id !== null && subject.refund_amount !== null
-      ? { refundId: subject.refund_public_id, amount: subject.refund_amount }
+    refund: facts.refund_public_id !== null && facts.refund_amount !== null
+      ? { refundId: facts.refund_public_id, amount: facts.refund_amount }
       : null,
   };
 }
