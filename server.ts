@@ -103,12 +103,18 @@ export async function serve(config: Config): Promise<number> {
   // Held while serving: `restore` refuses to replace a database a server has open.
   const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
   const databases = await openDatabases(config, log);
-  const { app, services, webhooks, drain, metrics, metricsApp } = createApp({
+  const { app, services, webhooks, emails, drain, metrics, metricsApp } = createApp({
     ...databases,
     config,
     log,
     timers: true,
   });
+
+  if (config.environment === "production" && config.smtp === null) {
+    log.warn("no SMTP_URL: this production process sends no customer e-mails", {
+      unsent: "payment confirmations and refund notices are marked not sent",
+    });
+  }
 
   const stopCron = new AbortController();
   Deno.cron(
@@ -175,6 +181,7 @@ export async function serve(config: Config): Promise<number> {
         services.scheduler.stop(),
         services.offsite?.stop(),
         webhooks.stop(),
+        emails.stop(),
         services.eventStreams.close(),
       ]);
       await Promise.all([server.shutdown(), metricsServer?.shutdown()]);

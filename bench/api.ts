@@ -58,7 +58,7 @@ async function pin(process: Deno.ChildProcess, cpus: string): Promise<void> {
 }
 
 /** Resident memory of a process in MiB (`ps`, as reading /proc takes --allow-all). */
-async function rssMiB(pid: number): Promise<number> {
+export async function rssMiB(pid: number): Promise<number> {
   const ps = await new Deno.Command("ps", { args: ["-o", "rss=", "-p", String(pid)] }).output();
   return Number(new TextDecoder().decode(ps.stdout).trim()) / 1024;
 }

@@ -1,6 +1,7 @@
 import { benchApi, printRows } from "./api.ts";
 import { benchBackup } from "./backup.ts";
 import { benchSoak } from "./soak.ts";
+import { formatEmailsBench, runEmailsBench } from "./emails.ts";
 import { formatWebhooksBench, runWebhooksBench } from "./webhooks.ts";
 
 // Every figure is reported beside a baseline measured in the same run: the machines are shared.
@@ -13,6 +14,8 @@ const rows = await benchApi();
 printRows(rows);
 console.log("\nWebhook delivery (one sandbox process, local receiver)");
 console.log(formatWebhooksBench(await runWebhooksBench()));
+console.log("\nCustomer e-mails (one sandbox process, local SMTP server)");
+console.log(formatEmailsBench(await runEmailsBench()));
 rows.push(await benchSoak());
 rows.push(...await benchBackup());
 console.log("\nThe performance targets (issue 11), all figures of this run:");

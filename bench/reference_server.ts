@@ -107,6 +107,7 @@ function serveReference(dir: string, port: number): void {
         successUrl: null,
         cancelUrl: null,
         metadata: {},
+        invoice: null,
         expiresAt: now + 3_600_000,
         now,
       }),

@@ -30,6 +30,7 @@ export type NewPayment = Omit<
   | "failed_at"
   | "canceled_at"
   | "expired_at"
+  | "locale"
 >;
 
 // The hot paths of the API, compiled once (see prepared.ts).
@@ -61,6 +62,8 @@ const selectApiPayment = prepared((db: Db, p: { orgId: number; publicId: string 
       "payments.created_at",
       "payments.updated_at",
       "payments.version",
+      "payments.invoice_company_name",
+      "payments.invoice_tax_id",
       "offers.public_id as qr_id",
     ])
     .where("payments.org_id", "=", p.orgId)
@@ -87,6 +90,8 @@ export type PaymentApiRow = Pick<
   | "created_at"
   | "updated_at"
   | "version"
+  | "invoice_company_name"
+  | "invoice_tax_id"
 >;
 
 /** Inserts a payment and returns its row. */
@@ -106,6 +111,7 @@ export function asFirstWritten(values: NewPayment): Omit<PaymentRow, "id"> {
     failed_at: null,
     canceled_at: null,
     expired_at: null,
+    locale: null,
   };
 }
 

@@ -161,6 +161,38 @@ export interface PaymentsTable {
   failed_at: number | null;
   canceled_at: number | null;
   expired_at: number | null;
+  /** The language asked for, `pl` or `en`; null for `auto` (migration 0009). */
+  locale: Generated<string | null>;
+  /** The invoice the customer asked for, or null for none (migration 0009). */
+  invoice_company_name: string | null;
+  /** The NIP of `invoice_company_name`, 10 digits. */
+  invoice_tax_id: string | null;
+}
+
+/** An e-mail to a customer, from the outbox to the server's answer (migration 0010). */
+export interface CustomerEmailsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  payment_id: number;
+  refund_id: number | null;
+  kind: string;
+  recipient: string;
+  message_id: string;
+  status: string;
+  transport: string | null;
+  attempt_count: number;
+  next_attempt_at: number | null;
+  in_flight: number;
+  last_error: string | null;
+  language: string | null;
+  subject: string | null;
+  text_body: string | null;
+  html_body: string | null;
+  resend_of: number | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
 }
 
 interface EventsTable {
@@ -467,6 +499,7 @@ export interface EnvironmentSchema {
   sandbox_inbox_requests: SandboxInboxRequestsTable;
   payment_attempts: PaymentAttemptsTable;
   config_import_mappings: ConfigImportMappingsTable;
+  customer_emails: CustomerEmailsTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
@@ -481,6 +514,7 @@ export type OfferRow = Selectable<OffersTable>;
 export type NewOffer = Insertable<OffersTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
 export type EventRow = Selectable<EventsTable>;
+export type CustomerEmailRow = Selectable<CustomerEmailsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type RefundRow = Selectable<RefundsTable>;
 export type PaymentAttemptRow = Selectable<PaymentAttemptsTable>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Store } from "../db/client.ts";
 import { findBusinessDetails, saveBusinessDetails } from "../db/business_details.ts";
 import type { AccountsSchema, BusinessDetailsRow } from "../db/schema.ts";
+import { ApiError } from "./errors.ts";
 import { type Language, LANGUAGES } from "./i18n/mod.ts";
 
 const NIP_WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7];
@@ -47,6 +48,32 @@ export const BusinessDetailsInput = z.strictObject({
   invoiceRequests: z.boolean(),
 }).meta({ id: "BusinessDetailsInput" });
 
+/** The answer of `GET/PUT /api/v1/business-details`: what was saved, normalised. */
+export const BusinessDetailsResource = z.strictObject({
+  legalName: z.string().meta({ example: "Sklep Kowalski sp. z o.o." }),
+  address: z.strictObject({
+    line1: z.string().meta({ example: "ul. Marszałkowska 1" }),
+    line2: z.string().optional(),
+    postalCode: z.string().meta({ example: "00-001" }),
+    city: z.string().meta({ example: "Warszawa" }),
+    country: z.string().meta({ example: "PL" }),
+  }),
+  taxId: z.string().optional().meta({ description: "The NIP, 10 digits.", example: "5260250274" }),
+  contactEmail: z.string().meta({ example: "sklep@example.pl" }),
+  contactPhone: z.string().optional(),
+  defaultLanguage: z.enum(LANGUAGES).meta({
+    description: "The language of customer pages and e-mails when nothing else decides it.",
+  }),
+  invoiceRequests: z.boolean().meta({
+    description: "Whether customers may ask for an invoice (`invoiceRequest` on payments).",
+  }),
+}).meta({
+  id: "BusinessDetails",
+  description:
+    "Who customers pay: shown in the hosted page's footer and in every customer e-mail " +
+    "(consumer rights act, art. 12). Shared by the sandbox and production.",
+});
+
 /** Who a customer pays, as the API and the customer surfaces show it. */
 export interface BusinessDetails {
   legalName: string;
@@ -75,6 +102,20 @@ export function toBusinessDetails(row: BusinessDetailsRow): BusinessDetails {
     defaultLanguage: row.default_language === "en" ? "en" : "pl",
     invoiceRequests: row.invoice_requests === 1,
   };
+}
+
+/** An organisation's business details; 404 while it has not set them. */
+export async function requireBusinessDetails(
+  accounts: Store<AccountsSchema>,
+  orgId: number,
+): Promise<BusinessDetails> {
+  const details = await getBusinessDetails(accounts, orgId);
+  if (details) return details;
+  throw new ApiError(
+    "resource_not_found",
+    "This organisation has no business details yet; set them with PUT /api/v1/business-details " +
+      "(or in the panel under Team and plan).",
+  );
 }
 
 /** An organisation's business details, or null while it has not set them. */
@@ -111,4 +152,25 @@ export async function putBusinessDetails(
     })
   );
   return toBusinessDetails(row);
+}
+
+/**
+ * Throws 400 `invoiceRequest` unless the organisation offers invoice requests: a customer must
+ * not be promised an invoice the business never said it issues.
+ */
+export async function requireInvoiceRequests(
+  accounts: Store<AccountsSchema>,
+  orgId: number,
+): Promise<void> {
+  const details = await getBusinessDetails(accounts, orgId);
+  if (details?.invoiceRequests) return;
+  throw new ApiError(
+    "parameter_invalid",
+    details
+      ? "This organisation does not offer invoice requests; set invoiceRequests to true in " +
+        "its business details (PUT /api/v1/business-details) first."
+      : "This organisation has no business details yet; set them with invoiceRequests: true " +
+        "(PUT /api/v1/business-details) before accepting invoice requests.",
+    { param: "invoiceRequest" },
+  );
 }

@@ -53,6 +53,32 @@ export interface Config {
   metricsToken: string | null;
   /** Where a second listener serves /metrics alone (loopback by default), or null for none. */
   metricsListen: ListenAddress | null;
+  /**
+   * The SMTP server customer e-mails go through (`SMTP_URL`); null for none: the sandbox keeps
+   * them in its mailbox, production sends none.
+   */
+  smtp: SmtpConfig | null;
+  /** The sender of customer e-mails (`MAIL_FROM`). */
+  mailFrom: MailAddress;
+  /** The waits before each attempt of a customer e-mail (`EMAIL_RETRY_SCHEDULE`). */
+  emailRetryScheduleMs: number[];
+}
+
+/** An SMTP server, from `smtp://user:password@host:587` or `smtps://...:465`. */
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** TLS from the first byte (`smtps://`); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  /** Refuse to send unless STARTTLS succeeds (`?requireTLS=true`). */
+  requireTLS: boolean;
+  auth: { user: string; pass: string } | null;
+}
+
+/** An e-mail address with an optional display name (`Shop <shop@example.pl>`). */
+export interface MailAddress {
+  name: string | null;
+  address: string;
 }
 
 /** A host and port to listen on. */
@@ -130,6 +156,13 @@ const CONTRACT_RETRY_SCHEDULE = "0,5s,5m,30m,2h,5h,10h,14h,20h,24h";
 /** The sandbox retries on a compressed schedule so a developer sees retries within minutes. */
 const SANDBOX_RETRY_SCHEDULE = "0,5s,30s,2m,5m,15m,30m,1h,2h,4h";
 
+/**
+ * Customer e-mails: a mail server that refuses for a while (greylisting, an outage) is tried
+ * for about two days, sooner at first.
+ */
+const EMAIL_RETRY_SCHEDULE = "0,1m,5m,15m,1h,3h,6h,12h,24h";
+const SANDBOX_EMAIL_RETRY_SCHEDULE = "0,5s,30s,2m,5m,15m,1h";
+
 const DURATION_UNITS_MS: Record<string, number> = { "": 1000, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Parses `"0,5s,5m,2h"` into milliseconds; a bare number means seconds, `ms` milliseconds. */
@@ -154,6 +187,52 @@ export function parseS3Url(value: string): { bucket: string; path: string } | nu
   const match = S3_URL.exec(value);
   return match ? { bucket: match[1], path: match[2] ?? "" } : null;
 }
+
+/** Reads `SMTP_URL`; null when it is not one (the message says what is expected). */
+export function parseSmtpUrl(value: string): SmtpConfig | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return null;
+  }
+  const secure = parsed.protocol === "smtps:";
+  if ((!secure && parsed.protocol !== "smtp:") || parsed.hostname === "") return null;
+  if (parsed.pathname !== "" && parsed.pathname !== "/") return null;
+  const params = [...parsed.searchParams.keys()];
+  if (params.some((name) => name !== "requireTLS")) return null;
+  const requireTLS = parsed.searchParams.get("requireTLS");
+  if (requireTLS !== null && requireTLS !== "true" && requireTLS !== "false") return null;
+  const port = parsed.port === "" ? (secure ? 465 : 587) : Number(parsed.port);
+  const user = decodeURIComponent(parsed.username);
+  return {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port,
+    secure,
+    requireTLS: requireTLS === "true",
+    auth: user === "" ? null : { user, pass: decodeURIComponent(parsed.password) },
+  };
+}
+
+const MAIL_ADDRESS = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$/;
+
+/** Reads `MAIL_FROM` (`Shop <shop@example.pl>` or `shop@example.pl`); null when it is not one. */
+export function parseMailAddress(value: string): MailAddress | null {
+  const trimmed = value.trim();
+  if (MAIL_ADDRESS.test(trimmed)) return { name: null, address: trimmed };
+  const match = /^(.*?)\s*<([^<>]+)>$/.exec(trimmed);
+  if (!match || !MAIL_ADDRESS.test(match[2])) return null;
+  const name = match[1].trim().replace(/^"(.*)"$/, "$1").trim();
+  if (/[\r\n<>"]/.test(name)) return null;
+  return { name: name === "" ? null : name, address: match[2] };
+}
+
+/** Variables whose value is a secret: a bad one is named, never printed. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  "SMTP_URL",
+  "AWS_SECRET_ACCESS_KEY",
+  "BACKUP_PASSPHRASE",
+]);
 
 const url = z.string().refine((value) => {
   try {
@@ -248,6 +327,19 @@ const EnvSchema = z.object({
   ).optional(),
   WEBHOOK_LOG_RETENTION_DAYS: wholeNumberIn(1, 3650).optional(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"], "must be true or false").optional(),
+  SMTP_URL: z.string().refine(
+    (value) => parseSmtpUrl(value) !== null,
+    "must be smtp://user:password@host:587 (STARTTLS; add ?requireTLS=true to insist on it) " +
+      "or smtps://user:password@host:465",
+  ).optional(),
+  MAIL_FROM: z.string().refine(
+    (value) => parseMailAddress(value) !== null,
+    "must be an address such as Shop <shop@example.pl> or shop@example.pl",
+  ).optional(),
+  EMAIL_RETRY_SCHEDULE: z.string().refine(
+    (value) => parseDurationList(value) !== null,
+    "must be a comma-separated list of durations such as 0,1m,5m,1h (at most 50, each up to 7 days)",
+  ).optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, "must be sandbox or payu").optional(),
   PAYU_API_URL: url.optional(),
   PAYU_POS_ID: z.string().regex(/^\d{1,20}$/, "must be the POS id PayU gave (digits)").optional(),
@@ -283,14 +375,11 @@ function trimSlash(value: string): string {
   return value.replace(/\/+$/, "");
 }
 
-/** Variables whose value an error message must not repeat. */
-const SECRET_VARIABLES = new Set(["AWS_SECRET_ACCESS_KEY", "BACKUP_PASSPHRASE"]);
-
 function describeIssue(issue: z.core.$ZodIssue, raw: Record<string, string | undefined>): string {
   const name = String(issue.path[0] ?? "configuration");
-  const value = SECRET_VARIABLES.has(name) ? undefined : raw[name];
+  const value = raw[name];
   return `Invalid configuration: ${name} ${issue.message}` +
-    (value === undefined ? "." : ` (got ${JSON.stringify(value)}).`);
+    (value === undefined || SECRET_VARIABLES.has(name) ? "." : ` (got ${JSON.stringify(value)}).`);
 }
 
 /** Builds the configuration from environment variables and flags; throws `ConfigError` on a bad value. */
@@ -327,6 +416,14 @@ export function loadConfig(
     env === environment ? publicUrl : `http://localhost:${DEFAULT_PORTS[env]}`;
   const schedule = vars.WEBHOOK_RETRY_SCHEDULE ??
     (environment === "sandbox" ? SANDBOX_RETRY_SCHEDULE : CONTRACT_RETRY_SCHEDULE);
+  if (vars.SMTP_URL !== undefined && vars.MAIL_FROM === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: MAIL_FROM is required with SMTP_URL (the sender customers see, " +
+        "such as Shop <shop@example.pl>).",
+    );
+  }
+  const emailSchedule = vars.EMAIL_RETRY_SCHEDULE ??
+    (environment === "sandbox" ? SANDBOX_EMAIL_RETRY_SCHEDULE : EMAIL_RETRY_SCHEDULE);
 
   return {
     environment,
@@ -359,6 +456,11 @@ export function loadConfig(
     ...offsiteConfig(vars),
     webhookLogRetentionDays: vars.WEBHOOK_LOG_RETENTION_DAYS ?? 30,
     paymentProvider: providerConfig(environment, vars),
+    smtp: vars.SMTP_URL === undefined ? null : parseSmtpUrl(vars.SMTP_URL),
+    mailFrom: vars.MAIL_FROM === undefined
+      ? { name: "Paystead", address: `no-reply@${mailDomainOf(publicUrl)}` }
+      : parseMailAddress(vars.MAIL_FROM)!,
+    emailRetryScheduleMs: parseDurationList(emailSchedule)!,
   };
 }
 
@@ -396,6 +498,12 @@ function offsiteConfig(
     },
     backupPassphrase: vars.BACKUP_PASSPHRASE ?? null,
   };
+}
+
+/** A domain for the sandbox mailbox's sender: the public URL's host, if it has a dot. */
+function mailDomainOf(publicUrl: string): string {
+  const host = new URL(publicUrl).hostname;
+  return host.includes(".") && !/^[\d.]+$/.test(host) ? host : "localhost.localdomain";
 }
 
 const PAYU_VARIABLES = [

@@ -20,6 +20,7 @@ const ID_PREFIXES = {
   user: "usr",
   invitation: "inv",
   sandboxInbox: "inb",
+  customerEmail: "em",
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

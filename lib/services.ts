@@ -6,6 +6,7 @@ import { checkoutExpiryJob } from "./checkout/jobs.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Services } from "./context.ts";
+import { CustomerEmailSender, type EmailSenderOptions } from "./emails/sender.ts";
 import { EventBroadcaster, type EventStreamOptions } from "./event_stream.ts";
 import { idempotencyCleanupJob } from "./idempotency.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -55,6 +56,8 @@ export interface ServiceDeps {
   webhooks?: WebhookDeliveryOptions;
   /** Panel password hashing; tests wrap scrypt to count the checks. */
   passwords?: PasswordHasher;
+  /** Tuning of the customer e-mail sender (tests shorten the lease). */
+  emails?: EmailSenderOptions;
 }
 
 /** The running domain of one environment process: its services and what works in the background. */
@@ -63,6 +66,8 @@ interface BuiltServices {
   authenticator: ApiKeyAuthenticator;
   /** The webhook delivery queue, not yet started: a server starts it, a CLI command never does. */
   webhooks: WebhookDispatcher;
+  /** The customer e-mail sender, run by its scheduled job; stop it before closing the database. */
+  emails: CustomerEmailSender;
 }
 
 /**
@@ -118,5 +123,7 @@ export function buildServices(deps: ServiceDeps): BuiltServices {
   }
   const webhooks = new WebhookDispatcher(services, deps.webhooks);
   scheduler.register(webhookDeliveryJob(webhooks));
-  return { services, authenticator: new ApiKeyAuthenticator(services), webhooks };
+  const emails = new CustomerEmailSender(services, deps.emails);
+  scheduler.register(emails.job());
+  return { services, authenticator: new ApiKeyAuthenticator(services), webhooks, emails };
 }

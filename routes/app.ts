@@ -8,6 +8,7 @@ import { registerProviderMetrics } from "../lib/providers/metrics.ts";
 import { TokenBucketLimiter } from "../lib/rate_limit.ts";
 import { buildServices, type ServiceDeps } from "../lib/services.ts";
 import type { WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
+import type { CustomerEmailSender } from "../lib/emails/sender.ts";
 import { createApi } from "./api/mod.ts";
 import { buildOpenApiDocument } from "./api/openapi_document.ts";
 import { createEmbeddedCheckoutPages } from "./checkout.tsx";
@@ -36,6 +37,8 @@ export interface PaysteadApp {
   authenticator: ApiKeyAuthenticator;
   /** The webhook delivery queue: stop it before closing the database. */
   webhooks: WebhookDispatcher;
+  /** The customer e-mail sender: stop it before closing the database. */
+  emails: CustomerEmailSender;
   /** Requests in flight: drain them before closing the server. */
   drain: RequestDrain;
   /** `/metrics` alone, for the separate metrics listener. */
@@ -46,7 +49,7 @@ export interface PaysteadApp {
 
 /** Builds the whole HTTP app (API, operational endpoints, pages, panel) on the given dependencies. */
 export function createApp(deps: AppDeps): PaysteadApp {
-  const { services, authenticator, webhooks } = buildServices(deps);
+  const { services, authenticator, webhooks, emails } = buildServices(deps);
   webhooks.start();
   const { clock, log } = services;
   const metrics = createMetrics();
@@ -105,6 +108,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
     services,
     authenticator,
     webhooks,
+    emails,
     drain,
     metrics: metrics.registry,
     metricsApp,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SHOP_DETAILS } from "./support/customer_helpers.ts";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { listApiKeysOf, revokeApiKey } from "../lib/api_keys.ts";
 import { DEMO_OWNER_EMAIL } from "../lib/demo.ts";
@@ -89,11 +90,15 @@ Deno.test("[panel home] production's empty home lists what to check before going
       assert.equal(
         await goLiveText(agent),
         "Go live No payments in the last 30 days. Before your customers pay here, check these " +
-          `three: 1 Step 1: Payment provider ${provider} No successful call since this process ` +
+          `four: 1 Step 1: Payment provider ${provider} No successful call since this process ` +
           "started. Provider status → " +
           "✓ Step 2 (done): Production API key 1 production key in use. API keys → " +
           "3 Step 3: Webhook endpoint No webhook endpoint yet: add one so your server hears when " +
-          "a payment succeeds. Webhooks → Create an offer",
+          "a payment succeeds. Webhooks → " +
+          "4 Step 4: Business details Not set: customers must be told who they pay (legal name, " +
+          "address, NIP, contact) on the payment page and in their e-mails. Business details → " +
+          "This production process has no SMTP_URL, so it sends no e-mails: customers get no " +
+          "payment confirmation. Set SMTP_URL and MAIL_FROM and restart. Create an offer",
       );
       const page = await (await agent.get("/panel")).text();
       for (
@@ -112,16 +117,22 @@ Deno.test("[panel home] production's empty home lists what to check before going
         url: "https://shop.example/hooks",
       });
       assert.equal(created.status, 201, await created.clone().text());
+      const details = await app.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
+      assert.equal(details.status, 200);
       const [key] = await listApiKeysOf(app.store, app.orgId);
       await revokeApiKey(app.store, { orgId: app.orgId, keyId: key.public_id, now: 0 });
       assert.equal(
         await goLiveText(agent),
         "Go live No payments in the last 30 days. Before your customers pay here, check these " +
-          `three: ✓ Step 1 (done): Payment provider ${provider} Last successful call ` +
+          `four: ✓ Step 1 (done): Payment provider ${provider} Last successful call ` +
           `${answeredAt}. Provider status → ` +
           "2 Step 2: Production API key No production API key yet: your server needs one to " +
           "create payments. API keys → " +
-          "✓ Step 3 (done): Webhook endpoint 1 endpoint receives events. Webhooks → Create an offer",
+          "✓ Step 3 (done): Webhook endpoint 1 endpoint receives events. Webhooks → " +
+          "✓ Step 4 (done): Business details Customers see your legal name, address and contact " +
+          "on the payment page and in their e-mails. Business details → " +
+          "This production process has no SMTP_URL, so it sends no e-mails: customers get no " +
+          "payment confirmation. Set SMTP_URL and MAIL_FROM and restart. Create an offer",
       );
     });
   } finally {

@@ -50,6 +50,7 @@ Deno.test("[payments] create prices the offer and writes payment.created", async
       expiresAt: "2026-11-21T10:15:00.000Z",
       failureCode: null,
       metadata: { orderId: "A-1" },
+      invoiceRequest: null,
       createdAt: "2026-11-21T10:00:00.000Z",
       updatedAt: "2026-11-21T10:00:00.000Z",
       version: 1,

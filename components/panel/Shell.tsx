@@ -18,6 +18,7 @@ export type NavKey =
   | "checkout"
   | "quickstart"
   | "config-transfer"
+  | "mailbox"
   | "reference";
 
 /** What the panel's frame shows around every page, computed once per request. */
@@ -178,6 +179,7 @@ export function Shell(props: {
     "checkout",
     "quickstart",
     "config-transfer",
+    "mailbox",
     "reference",
   ];
   return (
@@ -256,6 +258,14 @@ export function Shell(props: {
                     >
                       Copy configuration
                     </NavLink>
+                    {sandbox && (
+                      <NavLink
+                        href="/panel/developers/mailbox"
+                        current={current === "mailbox"}
+                      >
+                        Sandbox mailbox
+                      </NavLink>
+                    )}
                     {chrome.quickstart && (
                       <NavLink
                         href="/panel/developers/quickstart"

@@ -9,6 +9,7 @@ export const PANEL_ACTIONS = [
   "home.view",
   "payments.view",
   "payments.refund",
+  "payments.email",
   "subscriptions.cancel",
   "offers.view",
   "offers.manage",
@@ -54,6 +55,8 @@ const RULES: Record<Exclude<PanelAction, "quickstart">, Rule> = {
   "home.view": { roles: EVERYONE, plan: "FREE" },
   "payments.view": { roles: EVERYONE, plan: "FREE" },
   "payments.refund": { roles: OWNER_ADMIN, plan: "FREE" },
+  // Sending a customer an e-mail again speaks for the business, as a refund does.
+  "payments.email": { roles: OWNER_ADMIN, plan: "FREE" },
   "subscriptions.cancel": { roles: OWNER_ADMIN, plan: "FREE" },
   "offers.view": { roles: EVERYONE, plan: "FREE" },
   "offers.manage": { roles: EVERYONE, plan: "FREE" },

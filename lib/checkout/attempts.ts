@@ -98,6 +98,7 @@ async function newSessionPayment(
     successUrl: session.success_url,
     cancelUrl: session.cancel_url,
     metadata: JSON.parse(session.metadata),
+    invoice: null,
     expiresAt: session.expires_at,
     now: at,
   });

@@ -1,5 +1,6 @@
 import type { PanelSession } from "../accounts/sessions.ts";
 import { can } from "../accounts/access.ts";
+import { getBusinessDetails } from "../business_details.ts";
 import { apiKeyStatus, isUsableKeyStatus, listApiKeysOf } from "../api_keys.ts";
 import type { OrgContext } from "../context.ts";
 import { listPayments, type PaymentRecord } from "../payments/mod.ts";
@@ -17,6 +18,10 @@ export interface GoLiveChecklist {
   usableApiKeys: number;
   /** Webhook endpoints that receive events. */
   enabledWebhookEndpoints: number;
+  /** Whether the organisation told customers who they pay (legal name, address, contact). */
+  businessDetails: boolean;
+  /** Whether this process sends customer e-mails (SMTP_URL is set). */
+  smtp: boolean;
 }
 
 /** Everything the home page shows. */
@@ -40,14 +45,17 @@ function greetingOf(session: Pick<PanelSession, "name" | "email">): string {
 async function goLiveChecklist(ctx: OrgContext): Promise<GoLiveChecklist> {
   const { services } = ctx;
   const now = services.clock.now();
-  const [keys, endpoints] = await Promise.all([
+  const [keys, endpoints, business] = await Promise.all([
     listApiKeysOf(services.store, ctx.orgId),
     listWebhookEndpoints(ctx, { limit: MAX_ENDPOINTS_PER_ORGANISATION }),
+    getBusinessDetails(services.accounts, ctx.orgId),
   ]);
   return {
     provider: providerStatus(services),
     usableApiKeys: keys.filter((key) => isUsableKeyStatus(apiKeyStatus(key, now))).length,
     enabledWebhookEndpoints: endpoints.data.filter((endpoint) => endpoint.enabled === 1).length,
+    businessDetails: business !== null,
+    smtp: services.config.smtp !== null,
   };
 }
 

@@ -1,3 +1,5 @@
+import type { CustomerEmailRow } from "../../db/schema.ts";
+import { listPaymentEmails } from "../emails/outbox.ts";
 import type { OrgContext } from "../context.ts";
 import { formatMajorAmount } from "../money.ts";
 import { getPayment, listPayments, type PaymentRecord, paymentUrl } from "../payments/mod.ts";
@@ -42,6 +44,8 @@ export async function loadPaymentList(
 /** A payment's page: its detail, the offer it is for and where the customer pays it. */
 export interface PaymentView {
   detail: PaymentDetail;
+  /** The e-mails the customer was sent about this payment, oldest first. */
+  emails: CustomerEmailRow[];
   offerName: string;
   metadata: [string, string][];
   paymentPageUrl: string;
@@ -58,6 +62,7 @@ export async function loadPaymentView(
   const names = await offerNamesOf(ctx, [payment]);
   return {
     detail,
+    emails: await listPaymentEmails(ctx, payment),
     offerName: names.get(payment.offer_id) ?? payment.qr_id,
     metadata: Object.entries(JSON.parse(payment.metadata) as Record<string, string>),
     paymentPageUrl: paymentUrl(publicUrl, payment.public_id),

@@ -112,6 +112,9 @@ export function quickstartSamples(publicUrl: string, now: number, embedLink: str
     canceled_at: null,
     expired_at: null,
     version: 1,
+    locale: null,
+    invoice_company_name: null,
+    invoice_tax_id: null,
   });
   const endpoint = toWebhookEndpoint({
     id: 0,

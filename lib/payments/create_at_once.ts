@@ -44,6 +44,9 @@ export async function createPaymentAtOnce(
   idempotency?: { key: string; fingerprint: string },
 ): Promise<StoredResponse | null> {
   const { services } = ctx;
+  // An invoice request is checked against the business details (the accounts database): the
+  // usual path reads them; this one stays a single write.
+  if (input.invoiceRequest) return null;
   const offers = offersOf(services);
   const offerKey = `${ctx.orgId}/${input.qrId}`;
   const offer = offers.get(offerKey) ?? await findOffer(ctx.db, ctx.orgId, input.qrId);

@@ -3,6 +3,7 @@ import type { PaymentRecord } from "../../db/payments.ts";
 import type { EnvironmentSchema } from "../../db/schema.ts";
 import { checkoutPaymentHook } from "../checkout/hooks.ts";
 import type { Services } from "../context.ts";
+import { confirmationOnPayment } from "../emails/outbox.ts";
 import { startSubscriptionOnPayment } from "../subscriptions/start.ts";
 import type { PaymentStatus } from "./status.ts";
 
@@ -21,8 +22,8 @@ export type PaymentTransitionHook = (
 /**
  * What runs on every payment status change, in this order: checkout follows its payment (a
  * session completes, a wrong code counts), then a recurring offer's first payment starts its
- * subscription.
+ * subscription, then the customer's confirmation e-mail is queued.
  */
 export function paymentTransitionHooks(): PaymentTransitionHook[] {
-  return [checkoutPaymentHook, startSubscriptionOnPayment];
+  return [checkoutPaymentHook, startSubscriptionOnPayment, confirmationOnPayment];
 }

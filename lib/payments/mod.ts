@@ -17,6 +17,7 @@ import { findOpenAttempt } from "../../db/payment_attempts.ts";
 import { toIso } from "../clock.ts";
 import { type OrgContext, type Services, wakeAtOrgTime } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
+import { requireInvoiceRequests } from "../business_details.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
@@ -62,6 +63,9 @@ export function toPayment(row: PaymentApiRow, publicUrl: string): Payment {
     expiresAt: toIso(row.expires_at),
     failureCode: row.failure_code as FailureCode | null,
     metadata: JSON.parse(row.metadata),
+    invoiceRequest: row.invoice_company_name !== null && row.invoice_tax_id !== null
+      ? { companyName: row.invoice_company_name, taxId: row.invoice_tax_id }
+      : null,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     version: row.version,
@@ -120,6 +124,7 @@ export async function createPayment(
 ): Promise<PaymentRecord> {
   requireHttpsInProduction(ctx.services, input.successUrl, "successUrl");
   requireHttpsInProduction(ctx.services, input.cancelUrl, "cancelUrl");
+  if (input.invoiceRequest) await requireInvoiceRequests(ctx.services.accounts, ctx.orgId);
   const now = ctx.now();
   const payment = await ctx.write(async (trx) => {
     const offer = await findOffer(trx, ctx.orgId, input.qrId);
@@ -166,6 +171,7 @@ export function apiPaymentFields(
     successUrl: input.successUrl ?? null,
     cancelUrl: input.cancelUrl ?? null,
     metadata: input.metadata ?? {},
+    invoice: input.invoiceRequest ?? null,
     expiresAt: now + input.expiresInMinutes * 60_000,
     now,
   };
@@ -181,6 +187,8 @@ interface PendingPaymentFields {
   successUrl: string | null;
   cancelUrl: string | null;
   metadata: Record<string, string>;
+  /** The invoice the customer asked for, its NIP already checked. */
+  invoice: { companyName: string; taxId: string } | null;
   expiresAt: number;
   now: number;
 }
@@ -209,6 +217,8 @@ export function pendingPaymentRow(
     processing_deadline_at: null,
     created_at: fields.now,
     updated_at: fields.now,
+    invoice_company_name: fields.invoice?.companyName ?? null,
+    invoice_tax_id: fields.invoice?.taxId ?? null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TaxId } from "../business_details.ts";
 import { FAILURE_CODES } from "../providers/mod.ts";
 import { HttpUrl, ListQuery, Metadata, NOT_BLANK, Timestamp, Version } from "../schemas.ts";
 import { PAYMENT_STATUSES } from "./status.ts";
@@ -11,6 +12,24 @@ export const Customer = z.strictObject({
   }),
 }).meta({ id: "CustomerInput" });
 
+/** The invoice a customer asks for with a payment: a company and its NIP. */
+export const InvoiceRequest = z.strictObject({
+  companyName: z.string().trim().min(1).max(200).meta({
+    ...NOT_BLANK,
+    example: "Kowalski sp. z o.o.",
+  }),
+  taxId: TaxId.meta({
+    description: "The company's NIP: 10 digits with a valid checksum; dashes and spaces are " +
+      "accepted and dropped.",
+    example: "5260250274",
+  }),
+}).meta({
+  id: "InvoiceRequest",
+  description: 'The customer asks for an invoice ("Chcę fakturę"). Accepted only when the ' +
+    "organisation's business details offer invoice requests (`invoiceRequests: true`); " +
+    'otherwise 400 with `param: "invoiceRequest"`.',
+});
+
 export const CreatePaymentRequest = z.strictObject({
   qrId: z.string().min(1).max(100).meta({ description: "The offer to pay for." }),
   quantity: z.int().min(1).max(1000).default(1),
@@ -21,6 +40,7 @@ export const CreatePaymentRequest = z.strictObject({
     description: "How long the payment link stays payable, 1 to 1440 minutes.",
   }),
   metadata: Metadata.optional(),
+  invoiceRequest: InvoiceRequest.optional(),
 }).meta({ id: "CreatePaymentRequest" });
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
 
@@ -53,6 +73,11 @@ export const Payment = z.strictObject({
   expiresAt: Timestamp,
   failureCode: z.enum(FAILURE_CODES).nullable(),
   metadata: z.record(z.string(), z.string()),
+  invoiceRequest: z.strictObject({ companyName: z.string(), taxId: z.string() }).nullable()
+    .meta({
+      description: "The invoice the customer asked for (company name and NIP, 10 digits), " +
+        "or null when none was asked for.",
+    }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version,

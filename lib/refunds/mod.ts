@@ -16,6 +16,7 @@ import { afterCommit } from "../after_commit.ts";
 import { toIso } from "../clock.ts";
 import type { OrgContext, Services } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
+import { queueRefundNotice } from "../emails/outbox.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
@@ -213,4 +214,5 @@ async function recordRefundResult(
     createdAt: now,
     data: toRefund({ ...updated, payment_public_id: refund.payment_public_id }),
   });
+  if (to === "SUCCEEDED") await queueRefundNotice(trx, services, refund, now);
 }

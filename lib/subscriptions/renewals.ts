@@ -64,6 +64,7 @@ async function startRenewal(
     successUrl: null,
     cancelUrl: null,
     metadata: { ...JSON.parse(subscription.metadata), subscriptionId: subscription.public_id },
+    invoice: null,
     // Charged at once: there is no payment page to expire.
     expiresAt: now,
     now,

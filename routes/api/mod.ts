@@ -8,6 +8,7 @@ import { idempotency } from "../middleware/idempotency.ts";
 import { jsonBody } from "../middleware/json_body.ts";
 import { rateLimit } from "../middleware/rate_limit.ts";
 import { TokenBucketLimiter } from "../../lib/rate_limit.ts";
+import { businessDetails } from "./business_details.ts";
 import { checkoutSessions } from "./checkout_sessions.ts";
 import { checkoutSettings } from "./checkout_settings.ts";
 import { events } from "./events.ts";
@@ -71,6 +72,7 @@ export function createApi(
   v1.route("/sandbox", sandbox);
   v1.route("/checkout-sessions", checkoutSessions);
   v1.route("/checkout-settings", checkoutSettings);
+  v1.route("/business-details", businessDetails);
   v1.route("/events", webhookDeliveries);
   v1.route("/webhook-endpoints", webhookEndpoints);
 

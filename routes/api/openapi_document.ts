@@ -26,7 +26,11 @@ const TAGS = [
   { name: "Subscriptions", description: "Renewals started by payments for recurring offers." },
   { name: "Events", description: "The outbox: every change, as a list and as a live stream." },
   { name: "Webhooks", description: "Signed deliveries of events to the merchant's endpoints." },
-  { name: "Sandbox", description: "Test-only operations: the sandbox clock." },
+  {
+    name: "Business details",
+    description: "Who customers pay: shown on the hosted page and in every customer e-mail.",
+  },
+  { name: "Sandbox", description: "Test-only operations: the sandbox clock and mailbox." },
 ];
 
 const HEADERS = {

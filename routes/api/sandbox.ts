@@ -5,7 +5,17 @@ import {
   getSandboxClock,
   SandboxClock,
 } from "../../lib/sandbox_clock.ts";
-import { createApiRouter, errors, idempotencyHeader, json, jsonBody } from "./openapi.ts";
+import { listSandboxEmails, SandboxEmail, toSandboxEmail } from "../../lib/emails/mailbox.ts";
+import { ListQuery } from "../../lib/schemas.ts";
+import {
+  createApiRouter,
+  errors,
+  idempotencyHeader,
+  json,
+  jsonBody,
+  listPage,
+  listResponse,
+} from "./openapi.ts";
 
 const tags = ["Sandbox"];
 
@@ -45,4 +55,25 @@ export const sandbox = createApiRouter()
       },
     }),
     async (c) => c.json(await advanceSandboxClock(c.var.ctx, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/emails",
+      operationId: "listSandboxEmails",
+      summary: "List the sandbox mailbox (sandbox)",
+      description: "Without SMTP_URL the sandbox sends no e-mail: each payment confirmation " +
+        "and refund notice lands here instead, newest first, exactly as the customer would " +
+        "have received it. Sandbox only (production: 403 `sandbox_only`).",
+      tags,
+      request: { query: ListQuery },
+      responses: {
+        200: listResponse("Mailbox messages, newest first.", SandboxEmail, "SandboxEmailList"),
+        ...errors(400, 401, 403),
+      },
+    }),
+    async (c) => {
+      const page = await listSandboxEmails(c.var.ctx, c.req.valid("query"));
+      return c.json(listPage(page, toSandboxEmail), 200);
+    },
   );

@@ -12,6 +12,8 @@ import { CHECKOUT_SETTINGS_HREF } from "./checkout/href.ts";
 import { createConfigTransferArea } from "./config_transfer/mod.ts";
 import { CONFIG_TRANSFER_HREF } from "./config_transfer/href.ts";
 import { createDevelopersArea } from "./developers/mod.ts";
+import { MAILBOX_HREF } from "./mailbox/href.ts";
+import { createMailboxArea } from "./mailbox/mod.ts";
 import { createHomeArea } from "./home/mod.ts";
 import { createOfferArea } from "./offers/mod.ts";
 import { createPaymentArea, createSubscriptionArea } from "./payments/mod.ts";
@@ -68,6 +70,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   panel.route(CHECKOUT_SETTINGS_HREF, createCheckoutSettingsArea(services));
   panel.route(QUICKSTART_HREF, createQuickstartArea(services));
   panel.route(CONFIG_TRANSFER_HREF, createConfigTransferArea(services));
+  panel.route(MAILBOX_HREF, createMailboxArea(services));
   panel.all("/panel/*", (c) => {
     throw new ApiError("route_not_found", `There is no page at ${c.req.path}.`);
   });

@@ -6,6 +6,7 @@ import { createOrganisation } from "../../lib/accounts/organisations.ts";
 import { createApiKey } from "../../lib/api_keys.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { type Config, type Environment, loadConfig } from "../../lib/config.ts";
+import type { EmailSenderOptions } from "../../lib/emails/sender.ts";
 import type { EventStreamOptions } from "../../lib/event_stream.ts";
 import { type Logger, silentLogger } from "../../lib/log.ts";
 import { type PasswordHasher, scryptHasher } from "../../lib/passwords.ts";
@@ -75,6 +76,7 @@ export async function makeTestApp(options: {
   payuTimeouts?: Partial<PayuTimeouts>;
   /** Where the app logs (nowhere by default). */
   log?: Logger;
+  emails?: EmailSenderOptions;
 } = {}): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-test-" });
   const environment = options.environment ?? "sandbox";
@@ -133,6 +135,7 @@ export async function makeTestApp(options: {
     webhooks: options.webhooks,
     passwords: options.passwords ?? TEST_PASSWORDS,
     eventStreams: options.eventStreams,
+    emails: options.emails,
   });
   target.app = built;
   return {
@@ -165,6 +168,7 @@ export async function makeTestApp(options: {
       payu?.close();
       await built.services.scheduler.stop();
       await built.webhooks.stop();
+      await built.emails.stop();
       await store.close();
       await accounts.close();
       await Deno.remove(dataDir, { recursive: true });

@@ -1,4 +1,36 @@
 import type { EmailMessages } from "../catalogue.ts";
 
 /** Słowa e-maili wysyłanych klientowi (potwierdzenia, zwroty, linki do odnowienia). */
-export const emails: EmailMessages = {};
+export const emails: EmailMessages = {
+  "email.confirmation.subject": "Potwierdzenie płatności – {shop}",
+  "email.confirmation.heading": "Dziękujemy za zakupy",
+  "email.confirmation.intro":
+    "Otrzymaliśmy Twoją płatność BLIK na kwotę {amount}. Zachowaj tę wiadomość – to potwierdzenie zakupu.",
+  "email.refund.subject": "Zwrot środków – {shop}",
+  "email.refund.heading": "Zwrot środków",
+  "email.refund.intro":
+    "Zwracamy Ci {amount} z płatności z dnia {date}. Pieniądze wrócą na konto, z którego zapłacono kodem BLIK – zwykle w ciągu kilku dni roboczych.",
+  "email.refund.details": "Szczegóły zwrotu",
+  "email.refund.amount": "Kwota zwrotu",
+  "email.refund.refundId": "Numer zwrotu",
+  "email.order.heading": "Twoje zamówienie",
+  "email.order.items":
+    "{count, plural, one {# pozycja} few {# pozycje} many {# pozycji} other {# pozycji}}",
+  "email.order.line":
+    "{name} – {quantity, plural, one {# szt.} few {# szt.} many {# szt.} other {# szt.}} × {unitAmount}",
+  "email.order.total": "Razem",
+  "email.details.heading": "Szczegóły płatności",
+  "email.details.date": "Data",
+  "email.details.paymentId": "Numer płatności",
+  "email.details.method": "Metoda płatności: BLIK",
+  "email.invoice.heading": "Faktura",
+  "email.invoice.requested":
+    "Poproszono o fakturę na: {companyName}, NIP {taxId}. Sprzedawca wystawi ją i prześle osobno.",
+  "email.seller.heading": "Sprzedawca",
+  "email.seller.taxId": "NIP: {taxId}",
+  "email.seller.contact": "W razie pytań napisz do nas: {email}",
+  "email.seller.contactWithPhone": "W razie pytań napisz do nas: {email} lub zadzwoń: {phone}",
+  "email.footer.reply": "Możesz odpowiedzieć na tę wiadomość – odpowiedź trafi do sprzedawcy.",
+  "email.footer.sentBy":
+    "Wiadomość od sprzedawcy {shop}, wysłana przez Paystead – serwis obsługujący płatność.",
+};

@@ -95,6 +95,12 @@ export function DevelopersPage(props: {
         <Tile href="/panel/developers/checkout" title="Checkout sessions">
           Which of your sites may embed checkout, recent sessions and a live preview.
         </Tile>
+        {env === "sandbox" && (
+          <Tile href="/panel/developers/mailbox" title="Sandbox mailbox">
+            The e-mails customers would receive (confirmations, refund notices), kept here instead
+            of sent while there is no SMTP_URL.
+          </Tile>
+        )}
         <Tile href="/panel/reference" title="API reference">
           Every operation with its parameters and responses, from this server's OpenAPI.
         </Tile>

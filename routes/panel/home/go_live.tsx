@@ -37,12 +37,12 @@ function Step(props: {
 
 /** Production's empty home: the provider, keys and webhooks to check before taking payments. */
 export function GoLiveCard(props: { checklist: GoLiveChecklist }) {
-  const { provider, usableApiKeys, enabledWebhookEndpoints } = props.checklist;
+  const { provider, usableApiKeys, enabledWebhookEndpoints, businessDetails, smtp } =
+    props.checklist;
   return (
     <Card title="Go live" id="go-live">
       <p>
-        No payments in the last {CHART_DAYS}{" "}
-        days. Before your customers pay here, check these three:
+        No payments in the last {CHART_DAYS} days. Before your customers pay here, check these four:
       </p>
       <ol class="qs-steps">
         <Step
@@ -77,7 +77,22 @@ export function GoLiveCard(props: { checklist: GoLiveChecklist }) {
               plural(enabledWebhookEndpoints, "endpoint receives", "endpoints receive")
             } events.`}
         </Step>
+        <Step
+          number={4}
+          title="Business details"
+          done={businessDetails}
+          link={{ href: "/panel/team#business-details", label: "Business details" }}
+        >
+          {businessDetails
+            ? "Customers see your legal name, address and contact on the payment page and in their e-mails."
+            : "Not set: customers must be told who they pay (legal name, address, NIP, contact) on the payment page and in their e-mails."}
+        </Step>
       </ol>
+      <p>
+        {smtp
+          ? "Customer e-mails (payment confirmations, refund notices) go out through SMTP_URL."
+          : "This production process has no SMTP_URL, so it sends no e-mails: customers get no payment confirmation. Set SMTP_URL and MAIL_FROM and restart."}
+      </p>
       <p class="actions">
         <a class="button button--primary" href="/panel/offers/new">Create an offer</a>
       </p>

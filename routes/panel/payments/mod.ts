@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
+import { resendCustomerEmail } from "../../../lib/emails/outbox.ts";
 import { loadPaymentList, refundFromForm, reviewRefund } from "../../../lib/panel/payments.ts";
 import { cancelPayment, completePayment } from "../../../lib/payments/mod.ts";
 import { cancelSubscription } from "../../../lib/subscriptions/mod.ts";
@@ -53,6 +54,11 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
       );
       if (!result.ok) return renderRefundForm(services, c, paymentId, form, result.problem);
       return redirectWith(c, `/panel/payments/${paymentId}`, "refunded");
+    })
+    .post("/:paymentId/emails/:emailId/resend", allow(services, "payments.email"), async (c) => {
+      const paymentId = c.req.param("paymentId");
+      await resendCustomerEmail(orgCtx(c), paymentId, c.req.param("emailId"));
+      return redirectWith(c, `/panel/payments/${paymentId}`, "email-resent");
     })
     .post("/:paymentId/cancel", allow(services, "payments.refund"), async (c) => {
       const paymentId = c.req.param("paymentId");

@@ -14,6 +14,7 @@ import type { PaymentDetail } from "../../../lib/panel/insights.ts";
 import type { PaymentList, PaymentView } from "../../../lib/panel/payments.ts";
 import { PAYMENT_STATUSES } from "../../../lib/payments/status.ts";
 import { PaymentDetailsCard } from "./details_card.tsx";
+import { EmailsCard } from "./emails_card.tsx";
 import { RefundsCard, type RefundStep } from "./refunds_card.tsx";
 import { SubscriptionCard } from "./subscription_card.tsx";
 
@@ -105,6 +106,7 @@ function Timeline(props: { detail: PaymentDetail }) {
 /** What the signed-in person may do on a payment's page. */
 export interface PaymentActions {
   refund: boolean;
+  resendEmail: boolean;
   simulate: boolean;
   cancelSubscription: boolean;
 }
@@ -148,6 +150,12 @@ export function PaymentDetailPage(props: {
           <SubscriptionCard
             subscription={view.detail.subscription}
             canCancel={actions.cancelSubscription}
+            csrf={csrf}
+          />
+          <EmailsCard
+            paymentId={payment.public_id}
+            emails={view.emails}
+            canResend={actions.resendEmail}
             csrf={csrf}
           />
         </div>

@@ -15,6 +15,7 @@ const NOTICES = {
   canceled: "The payment was canceled.",
   "subscription-canceled": "The subscription is canceled.",
   "subscription-scheduled": "The subscription ends when the paid period does.",
+  "email-resent": "The e-mail is queued to be sent again.",
 } as const;
 
 /** The refund form as a payment's page first shows it. */
@@ -25,6 +26,7 @@ function actionsOf(services: Services, c: PanelContext): PaymentActions {
   const access = services.config.quickstartAccess;
   return {
     refund: can("payments.refund", subject, access),
+    resendEmail: can("payments.email", subject, access),
     simulate: services.environment === "sandbox" && can("developers", subject, access),
     cancelSubscription: can("subscriptions.cancel", subject, access),
   };

@@ -8,7 +8,9 @@ import {
   removeMember,
   revokeInvitation,
 } from "../../../lib/accounts/team.ts";
+import { getBusinessDetails } from "../../../lib/business_details.ts";
 import type { Services } from "../../../lib/context.ts";
+import { saveBusinessDetailsFromForm } from "../../../lib/panel/business_details.ts";
 import { allow } from "../kit/access.ts";
 import { type PanelContext, type PanelEnv, subjectOf } from "../kit/context.ts";
 import { field, noticeOf, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
@@ -20,6 +22,7 @@ const NOTICES = {
   "role-changed": "Role changed. It applies from their next click.",
   removed: "Member removed; their sessions in this organisation ended.",
   revoked: "Invitation withdrawn; its link no longer works.",
+  "business-saved": "Business details saved. Customers see them from now on.",
 } as const;
 
 async function renderTeam(
@@ -30,12 +33,10 @@ async function renderTeam(
 ): Promise<Response> {
   const session = c.get("session");
   const { quickstartAccess } = services.config;
-  const team = await listTeam(
-    services.accounts,
-    session.org.id,
-    session.userId,
-    services.clock.now(),
-  );
+  const [team, business] = await Promise.all([
+    listTeam(services.accounts, session.org.id, session.userId, services.clock.now()),
+    getBusinessDetails(services.accounts, session.org.id),
+  ]);
   return renderPanel(services, c, {
     title: "Team and plan",
     current: "team",
@@ -48,6 +49,7 @@ async function renderTeam(
         notice={noticeOf(c, NOTICES)}
         outcome={outcome}
         quickstartAccess={quickstartAccess}
+        business={business}
       />
     ),
   });
@@ -90,6 +92,26 @@ export function createTeamArea(services: Services): Hono<PanelEnv> {
           link: `${config.publicUrl}/panel/invitations/${result.value.token}`,
         },
       }, 201);
+    })
+    .post("/business-details", allow(services, "team.manage"), async (c) => {
+      const form = await readForm(c);
+      const session = c.get("session");
+      const result = await runFormAction(c, () =>
+        saveBusinessDetailsFromForm(
+          accounts,
+          session.org.id,
+          (name) => field(form, name),
+          clock.now(),
+        ));
+      if (!result.ok) {
+        return renderTeam(
+          services,
+          c,
+          { business: { values: form, problem: result.problem } },
+          result.problem.status,
+        );
+      }
+      return redirectWith(c, "/panel/team", "business-saved");
     })
     .post("/invitations/:id/revoke", allow(services, "team.manage"), async (c) => {
       const session = c.get("session");

@@ -6,7 +6,10 @@ import {
   type Member,
   type PendingInvitation,
 } from "../../../lib/accounts/team.ts";
+import type { BusinessDetails } from "../../../lib/business_details.ts";
+import { businessFormValues } from "../../../lib/panel/business_details.ts";
 import type { Form, FormProblem } from "../kit/forms.ts";
+import { BusinessDetailsCard } from "./business_details.tsx";
 import { InvitationsCard } from "./invitations.tsx";
 import { MembersCard } from "./members.tsx";
 import { PlanCard } from "./plan_card.tsx";
@@ -16,6 +19,8 @@ export interface TeamOutcome {
   invited?: { email: string; link: string };
   values?: Form;
   problem?: FormProblem | null;
+  /** The business details form as sent, and what is wrong with it. */
+  business?: { values: Form; problem: FormProblem };
 }
 
 /** The team: members and their roles, invitations, and the organisation's plan. */
@@ -26,6 +31,7 @@ export function TeamPage(props: {
   notice: string | null;
   outcome: TeamOutcome;
   quickstartAccess: QuickstartAccess;
+  business: BusinessDetails | null;
 }) {
   const { session, team, manage, notice, outcome } = props;
   const problem = outcome.problem ?? null;
@@ -46,6 +52,11 @@ export function TeamPage(props: {
         </Notice>
       )}
       {problem && !outcome.values && <Notice tone="error">{problem.message}</Notice>}
+      {outcome.business && (
+        <Notice tone="error">
+          The business details were not saved: {outcome.business.problem.message}
+        </Notice>
+      )}
       <MembersCard session={session} members={team.members} manage={manage} />
       {(manage || team.invitations.length > 0) && (
         <InvitationsCard
@@ -56,6 +67,13 @@ export function TeamPage(props: {
           formProblem={outcome.values ? problem : null}
         />
       )}
+      <BusinessDetailsCard
+        details={props.business}
+        manage={manage}
+        csrf={session.csrfToken}
+        values={outcome.business?.values ?? businessFormValues(props.business)}
+        problem={outcome.business?.problem ?? null}
+      />
       <PlanCard plan={session.org.plan} quickstartAccess={props.quickstartAccess} />
     </>
   );

@@ -1,0 +1,54 @@
+import { findEmailFacts, type LeasedEmail } from "../../db/customer_emails.ts";
+import { findOrganisation } from "../../db/organisations.ts";
+import { getBusinessDetails } from "../business_details.ts";
+import type { Services } from "../context.ts";
+import { isLanguage } from "../i18n/mod.ts";
+import { type BoughtLine, type EmailKind, type EmailModel, sellerOf } from "./content.ts";
+
+interface StoredLineItem {
+  name: string;
+  quantity: number;
+  unitAmount: number;
+}
+
+/**
+ * Reads what an e-mail says when it is sent: the payment, what was bought (a checkout session's
+ * line items, else the offer times the quantity), the refund, and the seller's business details.
+ * The language is the payment's, else the business's default, else Polish.
+ */
+export async function loadEmailModel(services: Services, email: LeasedEmail): Promise<EmailModel> {
+  const [facts, details, organisation] = await Promise.all([
+    findEmailFacts(services.store.db, email.payment_id, email.refund_id),
+    getBusinessDetails(services.accounts, email.org_id),
+    findOrganisation(services.accounts.db, email.org_id),
+  ]);
+  if (!facts) throw new Error(`The payment of e-mail ${email.public_id} is gone.`);
+  if (email.refund_id !== null && facts.refund_public_id === null) {
+    throw new Error(`The refund of e-mail ${email.public_id} is gone.`);
+  }
+  const lines: BoughtLine[] = facts.line_items === null
+    ? [{
+      name: facts.offer_name,
+      quantity: facts.quantity,
+      unitAmount: facts.amount % facts.quantity === 0
+        ? facts.amount / facts.quantity
+        : facts.offer_amount,
+    }]
+    : (JSON.parse(facts.line_items) as StoredLineItem[]);
+  return {
+    kind: email.kind as EmailKind,
+    language: isLanguage(facts.locale) ? facts.locale : details?.defaultLanguage ?? "pl",
+    seller: sellerOf(details, organisation?.name ?? ""),
+    lines,
+    total: facts.amount,
+    currency: facts.currency,
+    paidAt: facts.succeeded_at ?? facts.created_at,
+    paymentId: facts.public_id,
+    invoice: facts.invoice_company_name !== null && facts.invoice_tax_id !== null
+      ? { companyName: facts.invoice_company_name, taxId: facts.invoice_tax_id }
+      : null,
+    refund: facts.refund_public_id !== null && facts.refund_amount !== null
+      ? { refundId: facts.refund_public_id, amount: facts.refund_amount }
+      : null,
+  };
+}

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { paidPayment } from "./support/billing_helpers.ts";
+import { SHOP_DETAILS } from "./support/customer_helpers.ts";
+import { makeTestApp, type TestApp } from "./support/helpers.ts";
+import { startSmtpServer } from "./support/smtp_process.ts";
+
+async function outbox(t: TestApp) {
+  return await t.store.db.selectFrom("customer_emails")
+    .select(["status", "attempt_count", "last_error", "next_attempt_at", "in_flight"])
+    .orderBy("id").execute();
+}
+
+/** Runs the e-mail job, lets its attempts finish, then moves the clock past the next wait (1 s, ±10 %). */
+async function attemptRound(t: TestApp): Promise<void> {
+  await t.services.scheduler.runDue();
+  await t.emails.idle();
+  t.clock.advance(2_000);
+}
+
+Deno.test("[customer e-mails] a recipient the server refuses for good is tried the schedule's times, then FAILED", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-smtp-retry-" });
+  const smtp = await startSmtpServer(`${dataDir}/received.jsonl`, { mode: "permfail" });
+  const t = await makeTestApp({
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: "Kawiarnia Ziarno <sklep@ziarno.example.pl>",
+      EMAIL_RETRY_SCHEDULE: "0,1s,1s",
+    },
+  });
+  try {
+    await t.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
+    await paidPayment(t, {}, { customer: { email: "nobody@example.com" } });
+    const refused = "The server answered: 550 5.1.1 Mailbox unavailable";
+    await attemptRound(t);
+    assert.deepEqual(await outbox(t), [{
+      status: "PENDING",
+      attempt_count: 1,
+      last_error: refused,
+      next_attempt_at: (await outbox(t))[0].next_attempt_at,
+      in_flight: 0,
+    }]);
+    await attemptRound(t);
+    await attemptRound(t);
+    const failed = {
+      status: "FAILED",
+      attempt_count: 3,
+      last_error: refused,
+      next_attempt_at: null,
+      in_flight: 0,
+    };
+    assert.deepEqual(await outbox(t), [failed]);
+    // Nothing is due any more: more runs make no attempt.
+    await attemptRound(t);
+    t.clock.advance(86_400_000);
+    await attemptRound(t);
+    assert.deepEqual(await outbox(t), [failed]);
+    assert.equal(await smtp.count(), 0);
+  } finally {
+    await t.close();
+    await smtp.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
