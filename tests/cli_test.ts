@@ -15,18 +15,21 @@ Deno.test("[cli] a bad setting stops the command with one line naming it", async
 });
 
 Deno.test("[cli] usage mistakes print the usage and exit 2", async () => {
-  const unknown = await runCli(["refund", "everything"]);
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-cli-usage-" });
+  const env = { DATA_DIR: dataDir };
+  const unknown = await runCli(["refund", "everything"], env);
   assert.equal(unknown.code, 2);
   assert.match(
     unknown.stderr,
     /^Unknown command 'refund everything'\.\n\nUsage: paystead <command> \[options\]/,
   );
-  const missing = await runCli(["org", "create", "--name", "Shop", "--plan", "PRO"]);
+  const missing = await runCli(["org", "create", "--name", "Shop", "--plan", "PRO"], env);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^--slug is required\./);
-  const flag = await runCli(["migrate", "--colour", "red"]);
+  const flag = await runCli(["migrate", "--colour", "red"], env);
   assert.equal(flag.code, 2);
   assert.match(flag.stderr, /Unknown option '--colour'/);
+  await Deno.remove(dataDir, { recursive: true });
 });
 
 Deno.test("[cli] organisations, users, keys, plans and backups from the command line", async () => {

@@ -212,7 +212,7 @@ Deno.test("[webhooks] a window of more than 10,000 events is refused whole, neve
       400,
       "invalid_request",
       "recovery_window_too_large",
-      "The window holds more than 10000 events for this endpoint; recover it in shorter windows.",
+      "The window holds more than 10000 events to queue for this endpoint; recover it in shorter windows.",
     );
     assert.equal(refused.error.param, "since");
     const queued = await app.store.db.selectFrom("webhook_deliveries")

@@ -69,6 +69,7 @@ Deno.test("[e2e] the home: the demo owner's greeting and Quick Start, production
             "Step 1: Payment provider",
             "Step 2 (done): Production API key",
             "Step 3: Webhook endpoint",
+            "Step 4: Business details",
           ],
         );
         assert.equal(await page.getByRole("link", { name: "Open the Quick Start" }).count(), 0);

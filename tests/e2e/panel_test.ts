@@ -223,7 +223,7 @@ Deno.test("[e2e] the merchant panel, page by page, in Chromium", async (t) => {
 
     await t.step("team: invite with a one-time link", async () => {
       await page.goto(`${origin}/panel/team`);
-      await page.getByLabel("E-mail").fill("grace@demo.test");
+      await page.getByLabel("E-mail", { exact: true }).fill("grace@demo.test");
       await page.locator("select[name=role]").last().selectOption("ADMIN");
       await page.getByRole("button", { name: "Create invitation link" }).click();
       await page.getByText("Invitation for grace@demo.test created").waitFor();
