@@ -20,6 +20,7 @@ const ID_PREFIXES = {
   user: "usr",
   invitation: "inv",
   sandboxInbox: "inb",
+  reconciliation: "rec",
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

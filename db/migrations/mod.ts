@@ -9,6 +9,7 @@ import * as environment0005 from "./environment/0005_panel.ts";
 import * as environment0006 from "./environment/0006_payment_attempts.ts";
 import * as environment0007 from "./environment/0007_devtools.ts";
 import * as environment0008 from "./environment/0008_operations.ts";
+import * as environment0011 from "./environment/0011_reconciliations.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
 export interface Migration {
@@ -33,4 +34,5 @@ export const environmentMigrations: Record<string, Migration> = {
   "0006_payment_attempts": environment0006,
   "0007_devtools": environment0007,
   "0008_operations": environment0008,
+  "0011_reconciliations": environment0011,
 };

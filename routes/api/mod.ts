@@ -11,10 +11,12 @@ import { TokenBucketLimiter } from "../../lib/rate_limit.ts";
 import { checkoutSessions } from "./checkout_sessions.ts";
 import { checkoutSettings } from "./checkout_settings.ts";
 import { events } from "./events.ts";
+import { exports } from "./exports.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
 import { buildOpenApiDocument } from "./openapi_document.ts";
 import { createPaymentAtOnceMiddleware, payments, paymentsAlias } from "./payments.ts";
+import { reconciliations } from "./reconciliations.ts";
 import { paymentRefunds, refunds } from "./refunds.ts";
 import { sandbox } from "./sandbox.ts";
 import { subscriptions } from "./subscriptions.ts";
@@ -35,16 +37,15 @@ export function createApi(
     perSecond: services.config.rateLimitPerSecond,
     clock: services.clock,
   });
-  const authenticated = [
-    limitApiBody,
+  const authenticatedAnyBody = [
     apiAuth(services, authenticator),
     rateLimit(
       perApiKey,
       (c) => c.get("principal").apiKeyPublicId,
       `This API key is over its limit of ${services.config.rateLimitPerSecond} requests per second.`,
     ),
-    jsonBody,
   ] as const;
+  const authenticated = [limitApiBody, ...authenticatedAnyBody, jsonBody] as const;
   const idempotent = idempotency(services);
 
   const v1 = createApiRouter();
@@ -62,6 +63,13 @@ export function createApi(
   v1.route("/checkout-settings", checkoutSettings);
   v1.route("/events", webhookDeliveries);
   v1.route("/webhook-endpoints", webhookEndpoints);
+  v1.route("/exports", exports);
+
+  // A PayU statement is CSV of up to 10 MiB, read by its route: neither the JSON body parser nor
+  // the 1 MiB cap apply, and only on these paths (a "*" would run before every other route too).
+  const statements = createApiRouter();
+  statements.use("/reconciliations", ...authenticatedAnyBody);
+  statements.route("/reconciliations", reconciliations);
 
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();
@@ -77,6 +85,7 @@ export function createApi(
     description: "An API key of this environment: `sk_sandbox_...` or `sk_production_...`.",
   });
   api.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument(api, services)));
+  api.route("/api/v1", statements);
   api.route("/api/v1", v1);
   api.route("/", alias);
   return api;

@@ -27,6 +27,10 @@ const TAGS = [
   { name: "Events", description: "The outbox: every change, as a list and as a live stream." },
   { name: "Webhooks", description: "Signed deliveries of events to the merchant's endpoints." },
   { name: "Sandbox", description: "Test-only operations: the sandbox clock." },
+  {
+    name: "Exports and reconciliation",
+    description: "Records for the accountant, and PayU's statements matched against them.",
+  },
 ];
 
 const HEADERS = {
