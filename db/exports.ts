@@ -87,14 +87,13 @@ export function paymentExportPage(
     .where("payments.created_at", "<", filter.to);
   if (filter.status !== undefined) query = query.where("payments.status", "=", filter.status);
   if (cursor !== null) {
+    // A row value, so SQLite reads the index from the cursor on instead of filtering an OR.
     query = query.where((eb) =>
-      eb.or([
-        eb("payments.created_at", ">", cursor.createdAt),
-        eb.and([
-          eb("payments.created_at", "=", cursor.createdAt),
-          eb("payments.id", ">", cursor.id),
-        ]),
-      ])
+      eb(
+        eb.refTuple("payments.created_at", "payments.id"),
+        ">",
+        eb.tuple(cursor.createdAt, cursor.id),
+      )
     );
   }
   return query.orderBy("payments.created_at").orderBy("payments.id").limit(limit).execute();
@@ -125,14 +124,13 @@ export function refundExportPage(
     .where("refunds.created_at", "<", filter.to);
   if (filter.status !== undefined) query = query.where("refunds.status", "=", filter.status);
   if (cursor !== null) {
+    // A row value, so SQLite reads the index from the cursor on instead of filtering an OR.
     query = query.where((eb) =>
-      eb.or([
-        eb("refunds.created_at", ">", cursor.createdAt),
-        eb.and([
-          eb("refunds.created_at", "=", cursor.createdAt),
-          eb("refunds.id", ">", cursor.id),
-        ]),
-      ])
+      eb(
+        eb.refTuple("refunds.created_at", "refunds.id"),
+        ">",
+        eb.tuple(cursor.createdAt, cursor.id),
+      )
     );
   }
   return query.orderBy("refunds.created_at").orderBy("refunds.id").limit(limit).execute();

@@ -25,17 +25,38 @@ function formatOf(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+const QUARTER_HOUR = 15 * 60 * 1000;
+/** The offset of each zone in the quarter hour last asked about: an export asks row after row. */
+const lastOffsets = new Map<string, { quarter: number; offset: number }>();
+
+function offsetAt(at: number, timeZone: string): number {
+  const parts: Record<string, number> = {};
+  for (const part of formatOf(timeZone).formatToParts(at)) {
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  }
+  const wall = Date.UTC(
+    parts.year,
+    parts.month - 1,
+    parts.day,
+    parts.hour,
+    parts.minute,
+    parts.second,
+  );
+  return wall - (at - ((at % 1000) + 1000) % 1000);
+}
+
 /**
  * The wall-clock time of instant `at` in `timeZone`, as milliseconds whose UTC reading is that
  * wall clock: what a spreadsheet, which knows no time zones, must be given to show local time.
  */
 export function wallClockMs(at: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatOf(timeZone).formatToParts(at)) {
-    if (part.type !== "literal") parts[part.type] = Number(part.value);
-  }
-  return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) +
-    (at % 1000 + 1000) % 1000;
+  // Zones change their offset on a quarter hour at the finest, so one holds for the quarter.
+  const quarter = Math.floor(at / QUARTER_HOUR);
+  const last = lastOffsets.get(timeZone);
+  if (last?.quarter === quarter) return at + last.offset;
+  const offset = offsetAt(at, timeZone);
+  lastOffsets.set(timeZone, { quarter, offset });
+  return at + offset;
 }
 
 /** The instant day `YYYY-MM-DD` starts at in `timeZone` (its local midnight). */

@@ -9,6 +9,7 @@ export const PANEL_ACTIONS = [
   "home.view",
   "payments.view",
   "payments.refund",
+  "payments.records",
   "subscriptions.cancel",
   "offers.view",
   "offers.manage",
@@ -54,6 +55,8 @@ const RULES: Record<Exclude<PanelAction, "quickstart">, Rule> = {
   "home.view": { roles: EVERYONE, plan: "FREE" },
   "payments.view": { roles: EVERYONE, plan: "FREE" },
   "payments.refund": { roles: OWNER_ADMIN, plan: "FREE" },
+  // Exports and reconciliation are the API's, which FREE organisations do not have.
+  "payments.records": { roles: OWNER_ADMIN, plan: "BASIC" },
   "subscriptions.cancel": { roles: OWNER_ADMIN, plan: "FREE" },
   "offers.view": { roles: EVERYONE, plan: "FREE" },
   "offers.manage": { roles: EVERYONE, plan: "FREE" },

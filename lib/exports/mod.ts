@@ -73,20 +73,40 @@ function exportStream<R extends { id: number; created_at: number; currency: stri
 ): ReadableStream<Uint8Array> {
   let cursor: ExportCursor | null = null;
   let writer: SheetWriter<R>;
+  // What the writer made since the last pull, sent as one chunk: a writer makes a chunk per row.
+  let pending: Uint8Array[] = [];
+  const flush = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (pending.length === 0) return;
+    const chunk = new Uint8Array(pending.reduce((size, part) => size + part.byteLength, 0));
+    let offset = 0;
+    for (const part of pending) {
+      chunk.set(part, offset);
+      offset += part.byteLength;
+    }
+    pending = [];
+    controller.enqueue(chunk);
+  };
   return new ReadableStream<Uint8Array>({
-    start(controller) {
-      writer = makeWriter((chunk) => controller.enqueue(chunk));
+    start() {
+      writer = makeWriter((chunk) => pending.push(chunk));
     },
+    // NOTE: a pull must enqueue or close: a stream whose pull enqueued nothing is not pulled
+    // again, and a writer may hold a page's bytes back (a workbook's compressor does).
     async pull(controller) {
-      const rows = await readPage(cursor, EXPORT_PAGE_SIZE);
-      if (rows.length > 0) {
-        await writer.write(rows);
-        const last = rows[rows.length - 1];
-        cursor = { createdAt: last.created_at, id: last.id };
-      }
-      if (rows.length < EXPORT_PAGE_SIZE) {
-        await writer.end();
-        controller.close();
+      for (;;) {
+        const rows = await readPage(cursor, EXPORT_PAGE_SIZE);
+        if (rows.length > 0) {
+          await writer.write(rows);
+          const last = rows[rows.length - 1];
+          cursor = { createdAt: last.created_at, id: last.id };
+        }
+        if (rows.length < EXPORT_PAGE_SIZE) {
+          await writer.end();
+          flush(controller);
+          controller.close();
+          return;
+        }
+        if (pending.length > 0) return flush(controller);
       }
     },
   });

@@ -7,6 +7,31 @@ import type { SheetWriter, Sink } from "./sheet.ts";
 
 const TIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
 
+/** How much of the sheet's XML may wait for the compressor before the next page is read. */
+const MAX_BACKLOG_BYTES = 512 * 1024;
+
+/** What exceljs 4.4.0's worksheet writer keeps of its XML stream (not in its typings). */
+interface SheetStream {
+  buffers: { length: number }[];
+  /** readable-stream 2's PassThrough, which archiver feeds its compressor through. */
+  pipes: { _writableState: { length: number }; _readableState: { length: number } }[];
+}
+
+/**
+ * The sheet's XML not yet compressed: what its stream holds and what waits in the stream that
+ * feeds the zip's compressor. NOTE: exceljs writes to the compressor without heeding its backpressure, and the
+ * compressor runs on the event loop's callbacks, so without this wait a fast reader of the
+ * database fills memory with a year of uncompressed XML.
+ */
+function backlog(sheet: ExcelJS.Worksheet): number {
+  const stream = (sheet as unknown as { stream: SheetStream }).stream;
+  return stream.buffers.reduce((sum, buffer) => sum + buffer.length, 0) +
+    stream.pipes.reduce(
+      (sum, pipe) => sum + pipe._writableState.length + pipe._readableState.length,
+      0,
+    );
+}
+
 function amountFormat(currency: string): string {
   const digits = currencyDigits(currency);
   return digits === 0 ? "0" : `0.${"0".repeat(digits)}`;
@@ -42,7 +67,7 @@ export function xlsxWriter<R extends { currency: string }>(
     ...(column.kind === "time" && { style: { numFmt: TIME_FORMAT } }),
   }));
   return {
-    write(rows) {
+    async write(rows) {
       for (const row of rows) {
         const added = sheet.addRow(columns.map((column) => {
           const value = column.value(row);
@@ -60,7 +85,9 @@ export function xlsxWriter<R extends { currency: string }>(
         });
         added.commit();
       }
-      return Promise.resolve();
+      while (backlog(sheet) > MAX_BACKLOG_BYTES) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
     },
     async end() {
       sheet.commit();

@@ -14,6 +14,9 @@ import { createDevelopersArea } from "./developers/mod.ts";
 import { createHomeArea } from "./home/mod.ts";
 import { createOfferArea } from "./offers/mod.ts";
 import { createPaymentArea, createSubscriptionArea } from "./payments/mod.ts";
+import { createExportArea, createReconciliationArea } from "./payment_records/mod.ts";
+import { EXPORT_HREF, RECONCILIATIONS_HREF } from "./payment_records/href.ts";
+import { MAX_STATEMENT_BYTES } from "../../lib/reconciliations/statement.ts";
 import { createQuickstartArea } from "./quickstart/mod.ts";
 import { QUICKSTART_HREF } from "./quickstart/href.ts";
 import { createReferenceArea } from "./reference/mod.ts";
@@ -36,15 +39,24 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
   const { services } = deps;
   const panel = new Hono<PanelEnv>();
   panel.get("/", (c) => c.redirect("/panel", 302));
+  const limitForm = limitBody(MAX_FORM_BYTES, "This form is larger than any panel form can be.");
+  // A PayU statement may be up to 10 MiB; past that its own check names the line it reached.
+  const limitStatement = limitBody(
+    MAX_STATEMENT_BYTES + MAX_FORM_BYTES,
+    "This file is larger than a statement can be (10 MiB).",
+  );
   panel.use(
     "/panel/*",
-    limitBody(MAX_FORM_BYTES, "This form is larger than any panel form can be."),
+    (c, next) => c.req.path === RECONCILIATIONS_HREF ? limitStatement(c, next) : limitForm(c, next),
   );
   panel.route("/panel", createAuthArea(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);
   panel.route("/panel", createAccountArea(services));
   panel.route("/panel", createHomeArea(services));
   panel.route("/panel/offers", createOfferArea(services));
+  // Before the payments' area, whose `/:paymentId` would take these paths.
+  panel.route(EXPORT_HREF, createExportArea(services));
+  panel.route(RECONCILIATIONS_HREF, createReconciliationArea(services));
   panel.route("/panel/payments", createPaymentArea(services));
   panel.route("/panel/subscriptions", createSubscriptionArea(services));
   panel.route("/panel/team", createTeamArea(services));
