@@ -1,4 +1,5 @@
 import { benchApi, printRows } from "./api.ts";
+import { benchExports } from "./exports.ts";
 import { benchSoak } from "./soak.ts";
 import { formatWebhooksBench, runWebhooksBench } from "./webhooks.ts";
 
@@ -13,5 +14,9 @@ printRows(rows);
 console.log("\nWebhook delivery (one sandbox process, local receiver)");
 console.log(formatWebhooksBench(await runWebhooksBench()));
 rows.push(await benchSoak());
+console.log("\nExports of 100,000 payments (issue 32), streamed from a production process");
+const exportRows = await benchExports();
+printRows(exportRows);
+rows.push(...exportRows);
 console.log("\nThe performance targets (issue 11), all figures of this run:");
 printRows(rows);
