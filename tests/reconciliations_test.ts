@@ -432,3 +432,53 @@ Deno.test("[reconciliations] FREE organisations get 403; the list is per organis
     await free.close();
   }
 });
+
+Deno.test("[reconciliations] each refund matches one line of the statement only", async () => {
+  const t = await makeTestApp();
+  try {
+    const coffee = await paidPayment(t, { amount: 2000 });
+    const refund = await t.request("POST", `/api/v1/payments/${coffee.paymentId}/refunds`, {
+      amount: 500,
+    });
+    assert.equal(refund.status, 201);
+    await t.services.scheduler.runDue();
+    const order = await orderIdOf(t, coffee.paymentId);
+    const body = await created(
+      t,
+      await post(
+        t,
+        payuStatement([
+          {
+            date: "2026-11-21",
+            transactionId: "1",
+            amount: "20,00",
+            type: "Zakup",
+            orderId: order,
+          },
+          {
+            date: "2026-11-21",
+            transactionId: "2",
+            amount: "-5,00",
+            type: "Zwrot",
+            orderId: order,
+          },
+          {
+            date: "2026-11-21",
+            transactionId: "3",
+            amount: "-5,00",
+            type: "Zwrot",
+            orderId: order,
+          },
+        ]),
+      ),
+    );
+    assert.equal(body.matched, 2);
+    assert.deepEqual(
+      (body.problems as { line: number; kind: string; expectedAmount: number }[])
+        .map((problem) => [problem.line, problem.kind, problem.expectedAmount]),
+      [[4, "amount_mismatch", 0]],
+    );
+  } finally {
+    await t.close();
+  }
+});
