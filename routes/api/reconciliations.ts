@@ -3,7 +3,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { listReconciliations, reconcile, toReconciliation } from "../../lib/reconciliations/mod.ts";
 import { Reconciliation, StatementFile } from "../../lib/reconciliations/schemas.ts";
 import { MAX_STATEMENT_BYTES } from "../../lib/reconciliations/statement.ts";
-import { ListQuery } from "../../lib/schemas.ts";
+import { ErrorBody, ListQuery } from "../../lib/schemas.ts";
 import { readBodyUpTo } from "../middleware/body_limit.ts";
 import { createApiRouter, errors, json, listPage, listResponse } from "./openapi.ts";
 
@@ -28,7 +28,8 @@ export const reconciliations = createApiRouter()
       },
       responses: {
         201: { description: "The reconciliation, kept.", ...json(Reconciliation) },
-        ...errors(400, 401, 403, 415),
+        ...errors(400, 401, 403),
+        415: { description: "The body is not sent as text/csv.", ...json(ErrorBody) },
       },
     }),
     async (c) => {
