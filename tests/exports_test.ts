@@ -341,7 +341,7 @@ Deno.test("[exports] CSV cells a spreadsheet would run are written as text (OWAS
   }
 });
 
-Deno.test("[exports] pages of 500 follow on in order, ties of time broken by id, none lost", async () => {
+Deno.test("[exports] pages follow on in order, ties of time broken by id, none lost", async () => {
   const t = await makeTestApp();
   try {
     const { qrId } = await createTestOffer(t);
@@ -415,6 +415,35 @@ Deno.test("[exports] one organisation never sees another's rows; FREE organisati
     }
   } finally {
     await free.close();
+    await t.close();
+  }
+});
+
+Deno.test("[exports] amounts keep their currency's decimals: yen whole, dinars in thousandths", async () => {
+  const t = await makeTestApp();
+  try {
+    await paidPayment(t, { amount: 500, currency: "JPY" });
+    t.clock.advance(1);
+    await paidPayment(t, { amount: 12345, currency: "KWD" });
+    t.clock.advance(1);
+    await paidPayment(t, { amount: 1250, currency: "PLN" });
+    const { rows } = await csvOf(await t.request("GET", "/api/v1/exports/payments"));
+    assert.deepEqual(rows.slice(1).map((row) => [row[7], row[8]]), [
+      ["500", "JPY"],
+      ["12.345", "KWD"],
+      ["12.50", "PLN"],
+    ]);
+    const response = await t.request("GET", "/api/v1/exports/payments?format=xlsx");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await response.arrayBuffer());
+    const sheet = workbook.getWorksheet("Payments")!;
+    assert.deepEqual(
+      [2, 3, 4].map((
+        row,
+      ) => [sheet.getRow(row).getCell(8).value, sheet.getRow(row).getCell(8).numFmt]),
+      [[500, "0"], [12.345, "0.000"], [12.5, "0.00"]],
+    );
+  } finally {
     await t.close();
   }
 });

@@ -15,7 +15,7 @@ import type { SheetWriter, Sink } from "./sheet.ts";
 import { xlsxWriter } from "./xlsx.ts";
 
 /** Rows read from the database per page: a page is a few hundred kilobytes at most. */
-export const EXPORT_PAGE_SIZE = 500;
+export const EXPORT_PAGE_SIZE = 200;
 
 const CONTENT_TYPES = {
   csv: "text/csv; charset=utf-8",

@@ -89,9 +89,12 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
+/** The separator the header uses most: PayU writes `;` in Polish, `,` or a tab elsewhere. */
 function delimiterOf(header: string): string {
-  const counts = [";", ",", "\t"].map((delimiter) => [delimiter, header.split(delimiter).length]);
-  return counts.sort((a, b) => (b[1] as number) - (a[1] as number))[0][0] as string;
+  const count = (delimiter: string) => header.split(delimiter).length;
+  return [";", ",", "\t"].reduce((best, delimiter) =>
+    count(delimiter) > count(best) ? delimiter : best
+  );
 }
 
 function columnsOf(header: string[]): Partial<Record<ColumnName, number>> {
