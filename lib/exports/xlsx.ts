@@ -6,9 +6,10 @@ import type { Column } from "./columns.ts";
 import type { SheetWriter, Sink } from "./sheet.ts";
 
 const TIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
+const TWO_DECIMALS = "0.00";
 
 /** How much of the sheet's XML may wait for the compressor before the next page is read. */
-const MAX_BACKLOG_BYTES = 512 * 1024;
+const MAX_BACKLOG_BYTES = 256 * 1024;
 
 /** What exceljs 4.4.0's worksheet writer keeps of its XML stream (not in its typings). */
 interface SheetStream {
@@ -65,6 +66,7 @@ export function xlsxWriter<R extends { currency: string }>(
     key: column.header,
     width: column.width,
     ...(column.kind === "time" && { style: { numFmt: TIME_FORMAT } }),
+    ...(column.kind === "amount" && { style: { numFmt: TWO_DECIMALS } }),
   }));
   return {
     async write(rows) {
@@ -78,11 +80,14 @@ export function xlsxWriter<R extends { currency: string }>(
           }
           return value;
         }));
-        columns.forEach((column, index) => {
-          if (column.kind === "amount") {
-            added.getCell(index + 1).numFmt = amountFormat(row.currency);
-          }
-        });
+        // A cell's own format only where the currency has other than two decimals: a style per
+        // cell is an object per cell, and most shops sell in one currency of two.
+        const format = amountFormat(row.currency);
+        if (format !== TWO_DECIMALS) {
+          columns.forEach((column, index) => {
+            if (column.kind === "amount") added.getCell(index + 1).numFmt = format;
+          });
+        }
         added.commit();
       }
       while (backlog(sheet) > MAX_BACKLOG_BYTES) {
