@@ -1,7 +1,8 @@
 /**
  * Exports of 100,000 payments from a production process started with the start task's flags:
  * rows per second for CSV and for xlsx, and how far the export grows the process's resident
- * memory (sampled every 50 ms while the response is read, against the idle figure before it).
+ * memory (sampled every 50 ms while the response is read, against the figure just before it),
+ * each format exported twice: the first export of a format also loads its writer's code.
  * `deno task bench`, or alone: `deno run -A bench/exports.ts` (EXPORT_ROWS to change the count).
  */
 import { openStore } from "../db/client.ts";
@@ -119,19 +120,21 @@ export async function benchExports(): Promise<BenchRow[]> {
     try {
       const rows: BenchRow[] = [];
       for (const format of ["csv", "xlsx"]) {
-        const result = await measure(
-          `${server.url}/api/v1/exports/payments?format=${format}`,
-          key,
-          server.process.pid,
-        );
+        const url = `${server.url}/api/v1/exports/payments?format=${format}`;
+        // The first export of a format also compiles the writer's code, loaded on first use.
+        const first = await measure(url, key, server.process.pid);
+        const again = await measure(url, key, server.process.pid);
+        const growth = Math.max(first.growthMiB, again.growthMiB);
         rows.push({
           name: `export ${ROWS} payments, ${format}`,
-          figure: `${result.rowsPerSecond.toFixed(0)} rows/s, RSS +${
-            result.growthMiB.toFixed(1)
-          } MiB, ${(result.bytes / 1024 / 1024).toFixed(1)} MiB file`,
-          bare: "",
+          figure: `${first.rowsPerSecond.toFixed(0)}, ${
+            again.rowsPerSecond.toFixed(0)
+          } rows/s; RSS +${first.growthMiB.toFixed(1)}, +${again.growthMiB.toFixed(1)} MiB; ${
+            (first.bytes / 1024 / 1024).toFixed(1)
+          } MiB file`,
+          bare: "first export, then again",
           target: `RSS growth <= ${TARGET_MIB} MiB`,
-          pass: result.growthMiB <= TARGET_MIB,
+          pass: growth <= TARGET_MIB,
         });
       }
       return rows;
