@@ -1,5 +1,6 @@
 import { benchApi, printRows } from "./api.ts";
 import { benchBackup } from "./backup.ts";
+import { benchExports } from "./exports.ts";
 import { benchSoak } from "./soak.ts";
 import { formatEmailsBench, runEmailsBench } from "./emails.ts";
 import { formatWebhooksBench, runWebhooksBench } from "./webhooks.ts";
@@ -18,5 +19,9 @@ console.log("\nCustomer e-mails (one sandbox process, local SMTP server)");
 console.log(formatEmailsBench(await runEmailsBench()));
 rows.push(await benchSoak());
 rows.push(...await benchBackup());
+console.log("\nExports of 100,000 payments (issue 32), streamed from a production process");
+const exportRows = await benchExports();
+printRows(exportRows);
+rows.push(...exportRows);
 console.log("\nThe performance targets (issue 11), all figures of this run:");
 printRows(rows);

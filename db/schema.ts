@@ -475,6 +475,25 @@ export interface ConfigImportMappingsTable {
   created_at: number;
 }
 
+/** A PayU statement matched against the payments and refunds (migration 0011). */
+interface ReconciliationsTable {
+  id: Generated<number>;
+  public_id: string;
+  org_id: number;
+  /** The statement's first and last day, `YYYY-MM-DD` in the organisation's time zone. */
+  period_from: string;
+  period_to: string;
+  /** How many operations (lines after the header) the statement had. */
+  operations: number;
+  matched: number;
+  /** JSON arrays of `{amount, currency}` totals, one per currency. */
+  fees: string;
+  payouts: string;
+  /** JSON array of the problems found (see lib/reconciliations/schemas.ts). */
+  problems: string;
+  created_at: number;
+}
+
 export interface EnvironmentSchema {
   schema_migrations: SchemaMigrationsTable;
   api_keys: ApiKeysTable;
@@ -500,6 +519,7 @@ export interface EnvironmentSchema {
   payment_attempts: PaymentAttemptsTable;
   config_import_mappings: ConfigImportMappingsTable;
   customer_emails: CustomerEmailsTable;
+  reconciliations: ReconciliationsTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
@@ -534,5 +554,7 @@ export type WebhookRecoveryRow = Selectable<WebhookRecoveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type NewWebhookAttempt = Insertable<WebhookAttemptsTable>;
 export type WebhookEndpointRecordRow = Selectable<WebhookEndpointRecordsTable>;
+export type ReconciliationRow = Selectable<ReconciliationsTable>;
+export type NewReconciliation = Insertable<ReconciliationsTable>;
 export type SandboxInboxRow = Selectable<SandboxInboxesTable>;
 export type SandboxInboxRequestRow = Selectable<SandboxInboxRequestsTable>;

@@ -21,6 +21,7 @@ const ID_PREFIXES = {
   invitation: "inv",
   sandboxInbox: "inb",
   customerEmail: "em",
+  reconciliation: "rec",
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

@@ -21,10 +21,18 @@ export function formatMoney(amount: number, currency: string, locale = "en"): st
   return format.format(amount / 10 ** digits);
 }
 
+const digitsByCurrency = new Map<string, number>();
+
 /** How many minor-unit digits a currency has (2 for PLN, 0 for JPY, 3 for KWD). */
 export function currencyDigits(currency: string): number {
-  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
-    .maximumFractionDigits ?? 2;
+  // Remembered: an export asks for every row, and a NumberFormat costs microseconds to build.
+  let digits = digitsByCurrency.get(currency);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2;
+    digitsByCurrency.set(currency, digits);
+  }
+  return digits;
 }
 
 /**

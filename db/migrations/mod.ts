@@ -12,6 +12,7 @@ import * as environment0007 from "./environment/0007_devtools.ts";
 import * as environment0008 from "./environment/0008_operations.ts";
 import * as environment0009 from "./environment/0009_customers.ts";
 import * as environment0010 from "./environment/0010_customer_emails.ts";
+import * as environment0011 from "./environment/0011_reconciliations.ts";
 import * as environment0012 from "./environment/0012_recovery_redelivery.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
@@ -40,5 +41,6 @@ export const environmentMigrations: Record<string, Migration> = {
   "0008_operations": environment0008,
   "0009_customers": environment0009,
   "0010_customer_emails": environment0010,
+  "0011_reconciliations": environment0011,
   "0012_recovery_redelivery": environment0012,
 };

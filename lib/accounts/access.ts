@@ -10,6 +10,7 @@ export const PANEL_ACTIONS = [
   "payments.view",
   "payments.refund",
   "payments.email",
+  "payments.records",
   "subscriptions.cancel",
   "offers.view",
   "offers.manage",
@@ -57,6 +58,8 @@ const RULES: Record<Exclude<PanelAction, "quickstart">, Rule> = {
   "payments.refund": { roles: OWNER_ADMIN, plan: "FREE" },
   // Sending a customer an e-mail again speaks for the business, as a refund does.
   "payments.email": { roles: OWNER_ADMIN, plan: "FREE" },
+  // Exports and reconciliation are the API's, which FREE organisations do not have.
+  "payments.records": { roles: OWNER_ADMIN, plan: "BASIC" },
   "subscriptions.cancel": { roles: OWNER_ADMIN, plan: "FREE" },
   "offers.view": { roles: EVERYONE, plan: "FREE" },
   "offers.manage": { roles: EVERYONE, plan: "FREE" },

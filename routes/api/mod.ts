@@ -12,10 +12,12 @@ import { businessDetails } from "./business_details.ts";
 import { checkoutSessions } from "./checkout_sessions.ts";
 import { checkoutSettings } from "./checkout_settings.ts";
 import { events } from "./events.ts";
+import { exports } from "./exports.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
 import { buildOpenApiDocument } from "./openapi_document.ts";
 import { createPaymentAtOnceMiddleware, payments, paymentsAlias } from "./payments.ts";
+import { reconciliations } from "./reconciliations.ts";
 import { paymentRefunds, refunds } from "./refunds.ts";
 import { sandbox } from "./sandbox.ts";
 import { subscriptions } from "./subscriptions.ts";
@@ -41,8 +43,7 @@ export function createApi(
     perSecond: rateLimitPerOrgPerSecond,
     clock: services.clock,
   });
-  const authenticated = [
-    limitApiBody,
+  const authenticatedAnyBody = [
     apiAuth(services, authenticator),
     rateLimit(
       perApiKey,
@@ -55,8 +56,8 @@ export function createApi(
       `This organisation's API keys together are over their limit of ${rateLimitPerOrgPerSecond} ` +
         "requests per second.",
     ),
-    jsonBody,
   ] as const;
+  const authenticated = [limitApiBody, ...authenticatedAnyBody, jsonBody] as const;
   const idempotent = idempotency(services);
 
   const v1 = createApiRouter();
@@ -75,6 +76,13 @@ export function createApi(
   v1.route("/business-details", businessDetails);
   v1.route("/events", webhookDeliveries);
   v1.route("/webhook-endpoints", webhookEndpoints);
+  v1.route("/exports", exports);
+
+  // A PayU statement is CSV of up to 10 MiB, read by its route: neither the JSON body parser nor
+  // the 1 MiB cap apply, and only on these paths (a "*" would run before every other route too).
+  const statements = createApiRouter();
+  statements.use("/reconciliations", ...authenticatedAnyBody);
+  statements.route("/reconciliations", reconciliations);
 
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();
@@ -90,6 +98,7 @@ export function createApi(
     description: "An API key of this environment: `sk_sandbox_...` or `sk_production_...`.",
   });
   api.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument(api, services)));
+  api.route("/api/v1", statements);
   api.route("/api/v1", v1);
   api.route("/", alias);
   return api;

@@ -31,6 +31,10 @@ const TAGS = [
     description: "Who customers pay: shown on the hosted page and in every customer e-mail.",
   },
   { name: "Sandbox", description: "Test-only operations: the sandbox clock and mailbox." },
+  {
+    name: "Exports and reconciliation",
+    description: "Records for the accountant, and PayU's statements matched against them.",
+  },
 ];
 
 const HEADERS = {
@@ -59,7 +63,10 @@ function statusesOf(method: string, path: string, operation: Operation): Set<Err
   }
   if (path.includes("{")) statuses.add(404);
   if (method === "post") statuses.add(409);
-  if (method === "post" || method === "put" || method === "patch") {
+  // The 1 MiB cap and the JSON parser guard JSON bodies; a CSV statement has its own checks.
+  const content = (operation.requestBody?.content ?? {}) as Json;
+  const jsonOrNone = operation.requestBody === undefined || "application/json" in content;
+  if ((method === "post" || method === "put" || method === "patch") && jsonOrNone) {
     statuses.add(413);
     statuses.add(415);
   }

@@ -17,6 +17,9 @@ import { createMailboxArea } from "./mailbox/mod.ts";
 import { createHomeArea } from "./home/mod.ts";
 import { createOfferArea } from "./offers/mod.ts";
 import { createPaymentArea, createSubscriptionArea } from "./payments/mod.ts";
+import { createExportArea, createReconciliationArea } from "./payment_records/mod.ts";
+import { EXPORT_HREF, RECONCILIATIONS_HREF } from "./payment_records/href.ts";
+import { MAX_STATEMENT_BYTES } from "../../lib/reconciliations/statement.ts";
 import { createQuickstartArea } from "./quickstart/mod.ts";
 import { QUICKSTART_HREF } from "./quickstart/href.ts";
 import { createReferenceArea } from "./reference/mod.ts";
@@ -49,16 +52,28 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
     MAX_CONFIG_FORM_BYTES,
     `A configuration file is at most ${MAX_CONFIG_BYTES / 1024} KiB.`,
   );
+  // A PayU statement may be up to 10 MiB; past that its own check names the line it reached.
+  const statementLimit = limitBody(
+    MAX_STATEMENT_BYTES + MAX_FORM_BYTES,
+    "This file is larger than a statement can be (10 MiB).",
+  );
   panel.use(
     "/panel/*",
     (c, next) =>
-      c.req.path.startsWith(`${CONFIG_TRANSFER_HREF}/`) ? configLimit(c, next) : formLimit(c, next),
+      c.req.path.startsWith(`${CONFIG_TRANSFER_HREF}/`)
+        ? configLimit(c, next)
+        : c.req.path === RECONCILIATIONS_HREF
+        ? statementLimit(c, next)
+        : formLimit(c, next),
   );
   panel.route("/panel", createAuthArea(services));
   panel.use("/panel/*", requireSession(services), verifyCsrf);
   panel.route("/panel", createAccountArea(services));
   panel.route("/panel", createHomeArea(services));
   panel.route("/panel/offers", createOfferArea(services));
+  // Before the payments' area, whose `/:paymentId` would take these paths.
+  panel.route(EXPORT_HREF, createExportArea(services));
+  panel.route(RECONCILIATIONS_HREF, createReconciliationArea(services));
   panel.route("/panel/payments", createPaymentArea(services));
   panel.route("/panel/subscriptions", createSubscriptionArea(services));
   panel.route("/panel/team", createTeamArea(services));

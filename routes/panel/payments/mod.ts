@@ -6,7 +6,8 @@ import { loadPaymentList, refundFromForm, reviewRefund } from "../../../lib/pane
 import { cancelPayment, completePayment } from "../../../lib/payments/mod.ts";
 import { cancelSubscription } from "../../../lib/subscriptions/mod.ts";
 import { allow } from "../kit/access.ts";
-import { orgCtx, type PanelEnv } from "../kit/context.ts";
+import { can } from "../../../lib/accounts/access.ts";
+import { orgCtx, type PanelEnv, subjectOf } from "../kit/context.ts";
 import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { PaymentListPage } from "./pages.tsx";
@@ -27,7 +28,14 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
       return renderPanel(services, c, {
         title: "Payments",
         current: "payments",
-        body: h(PaymentListPage, list),
+        body: h(PaymentListPage, {
+          ...list,
+          records: can(
+            "payments.records",
+            subjectOf(c.get("session")),
+            services.config.quickstartAccess,
+          ),
+        }),
       });
     })
     .get(

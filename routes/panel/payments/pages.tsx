@@ -13,13 +13,14 @@ import { formatMoney } from "../../../lib/money.ts";
 import type { PaymentDetail } from "../../../lib/panel/insights.ts";
 import type { PaymentList, PaymentView } from "../../../lib/panel/payments.ts";
 import { PAYMENT_STATUSES } from "../../../lib/payments/status.ts";
+import { EXPORT_HREF, RECONCILIATIONS_HREF } from "../payment_records/href.ts";
 import { PaymentDetailsCard } from "./details_card.tsx";
 import { EmailsCard } from "./emails_card.tsx";
 import { RefundsCard, type RefundStep } from "./refunds_card.tsx";
 import { SubscriptionCard } from "./subscription_card.tsx";
 
-/** The payments, newest first, filtered by status and offer. */
-export function PaymentListPage(props: PaymentList) {
+/** The payments, newest first, filtered by status and offer; `records`: Export and Reconciliation. */
+export function PaymentListPage(props: PaymentList & { records: boolean }) {
   const { status, qrId, nextAfter } = props;
   const next = nextAfter === null ? null : `/panel/payments?${new URLSearchParams({
     ...(status && { status }),
@@ -31,6 +32,14 @@ export function PaymentListPage(props: PaymentList) {
       <PageHeader
         title="Payments"
         description="Newest first. Open one for its events and refunds."
+        actions={props.records && (
+          <>
+            <a class="button button--secondary button--small" href={EXPORT_HREF}>Export</a>
+            <a class="button button--secondary button--small" href={RECONCILIATIONS_HREF}>
+              Reconciliation
+            </a>
+          </>
+        )}
       />
       <form method="get" action="/panel/payments" class="filters">
         <label class="filters__item">

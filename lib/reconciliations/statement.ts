@@ -1,0 +1,220 @@
+import { parse } from "csv-parse/sync";
+import { ApiError } from "../errors.ts";
+import { isDay } from "../exports/schemas.ts";
+import { currencyDigits, isCurrency, MAX_AMOUNT } from "../money.ts";
+
+/** The largest statement accepted: a month of a busy shop's operations is far below it. */
+export const MAX_STATEMENT_BYTES = 10 * 1024 * 1024;
+
+/** What an operation of PayU's statement is, as Paystead reconciles it. */
+export type OperationKind = "PURCHASE" | "REFUND" | "COMMISSION" | "PAYOUT";
+
+/** One line of the statement after its header. */
+export interface Operation {
+  line: number;
+  day: string;
+  transactionId: string | null;
+  kind: OperationKind;
+  /** The amount without its sign, in minor units: PayU writes money going out as negative. */
+  amount: number;
+  currency: string;
+  /** The merchant's order id PayU shows: the `extOrderId` Paystead sent (an attempt id). */
+  orderId: string | null;
+  /** The line's commission, when the statement has PayU's commission column. */
+  commission: number;
+}
+
+/** A statement read whole: its operations and the days they cover. */
+export interface Statement {
+  operations: Operation[];
+  from: string;
+  to: string;
+}
+
+/**
+ * PayU lets the merchant choose and order a statement's columns, and names them in the panel's
+ * language: each column is found by any of its names, in English or Polish, in any case.
+ */
+const COLUMNS = {
+  day: ["date", "data", "transaction date", "data transakcji"],
+  transactionId: ["transaction id", "id transakcji", "trans_id"],
+  amount: ["amount", "kwota"],
+  currency: ["currency", "waluta"],
+  kind: ["operation type", "type of operation", "typ operacji", "rodzaj operacji"],
+  balance: ["balance", "account balance", "saldo"],
+  orderId: ["order id", "id zamówienia", "extorderid", "session id"],
+  commission: ["commission", "prowizja"],
+} as const;
+type ColumnName = keyof typeof COLUMNS;
+const REQUIRED: ColumnName[] = [
+  "day",
+  "transactionId",
+  "amount",
+  "currency",
+  "kind",
+  "balance",
+  "orderId",
+];
+
+const KINDS: Record<string, OperationKind> = {
+  purchase: "PURCHASE",
+  payment: "PURCHASE",
+  zakup: "PURCHASE",
+  "płatność": "PURCHASE",
+  "wpłata": "PURCHASE",
+  refund: "REFUND",
+  zwrot: "REFUND",
+  commission: "COMMISSION",
+  fee: "COMMISSION",
+  prowizja: "COMMISSION",
+  payout: "PAYOUT",
+  withdrawal: "PAYOUT",
+  "wypłata": "PAYOUT",
+};
+
+function invalid(line: number, message: string): ApiError {
+  return new ApiError("statement_invalid", `Line ${line}: ${message}`, { param: "body" });
+}
+
+/** The 1-based line `offset` (a character index of `text`) is on. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (
+    let index = text.indexOf("\n");
+    index !== -1 && index < offset;
+    index = text.indexOf("\n", index + 1)
+  ) {
+    line++;
+  }
+  return line;
+}
+
+/** The separator the header uses most: PayU writes `;` in Polish, `,` or a tab elsewhere. */
+function delimiterOf(header: string): string {
+  const count = (delimiter: string) => header.split(delimiter).length;
+  return [";", ",", "\t"].reduce((best, delimiter) =>
+    count(delimiter) > count(best) ? delimiter : best
+  );
+}
+
+function columnsOf(header: string[]): Partial<Record<ColumnName, number>> {
+  const names = header.map((name) => name.trim().toLowerCase());
+  const found: Partial<Record<ColumnName, number>> = {};
+  for (const [column, aliases] of Object.entries(COLUMNS) as [ColumnName, readonly string[]][]) {
+    const index = names.findIndex((name) => aliases.includes(name));
+    if (index !== -1) found[column] = index;
+  }
+  const missing = REQUIRED.filter((column) => found[column] === undefined);
+  if (missing.length > 0) {
+    throw invalid(
+      1,
+      `this is not a PayU statement: it has no ${
+        missing.map((column) => `'${COLUMNS[column][0]}'`).join(", ")
+      } column (the header names ${header.map((name) => `'${name}'`).join(", ")}).`,
+    );
+  }
+  return found;
+}
+
+/**
+ * An amount as PayU writes it ("12,50", "-1 250.00", "3"), in minor units without its sign; null
+ * when it is not one or has more decimals than the currency.
+ */
+export function parseStatementAmount(text: string, currency: string): number | null {
+  const match = /^[+-]?(\d{1,15})(?:[.,](\d+))?$/.exec(text.replace(/[\s\u00a0]/g, ""));
+  if (!match) return null;
+  const digits = currencyDigits(currency);
+  const fraction = match[2] ?? "";
+  if (fraction.length > digits) return null;
+  const amount = Number(match[1]) * 10 ** digits + Number(fraction.padEnd(digits, "0") || "0");
+  return amount <= MAX_AMOUNT ? amount : null;
+}
+
+function operationOf(
+  fields: string[],
+  line: number,
+  columns: Partial<Record<ColumnName, number>>,
+): Operation {
+  const field = (column: ColumnName) =>
+    columns[column] === undefined ? "" : fields[columns[column]!].trim();
+  const day = field("day").slice(0, 10);
+  if (!isDay(day)) {
+    throw invalid(line, `the date '${field("day")}' is not a day (YYYY-MM-DD).`);
+  }
+  const kind = KINDS[field("kind").toLowerCase()];
+  if (kind === undefined) {
+    throw invalid(
+      line,
+      `the operation type '${field("kind")}' is not one PayU's statements have ` +
+        "(a purchase, a refund, a commission or a payout).",
+    );
+  }
+  const currency = field("currency").toUpperCase();
+  if (!isCurrency(currency)) {
+    throw invalid(line, `the currency '${field("currency")}' is not an ISO 4217 code.`);
+  }
+  const amount = parseStatementAmount(field("amount"), currency);
+  if (amount === null) {
+    throw invalid(line, `the amount '${field("amount")}' is not an amount in ${currency}.`);
+  }
+  const balance = field("balance");
+  if (balance !== "" && parseStatementAmount(balance, currency) === null) {
+    throw invalid(line, `the balance '${balance}' is not an amount in ${currency}.`);
+  }
+  const commissionText = field("commission");
+  const commission = commissionText === "" ? 0 : parseStatementAmount(commissionText, currency);
+  if (commission === null) {
+    throw invalid(line, `the commission '${commissionText}' is not an amount in ${currency}.`);
+  }
+  return {
+    line,
+    day,
+    transactionId: field("transactionId") || null,
+    kind,
+    amount,
+    currency,
+    orderId: field("orderId") || null,
+    commission,
+  };
+}
+
+/**
+ * Reads PayU's operation statement (CSV, as its panel and API produce it). Anything that is not
+ * one (not UTF-8 text, no header of PayU's columns, a field that is not what its column holds,
+ * a line with another number of fields, over 10 MiB) is a 400 naming the line it stopped at.
+ */
+export function parseStatement(bytes: Uint8Array): Statement {
+  const text = new TextDecoder("utf-8").decode(bytes.subarray(0, MAX_STATEMENT_BYTES + 1));
+  if (bytes.byteLength > MAX_STATEMENT_BYTES) {
+    throw invalid(
+      lineAt(text, text.length),
+      "the statement is larger than 10 MiB; download PayU's statement of a shorter period.",
+    );
+  }
+  const broken = text.indexOf("\uFFFD");
+  if (broken !== -1) throw invalid(lineAt(text, broken), "this is not UTF-8 text, so not a CSV.");
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const firstLine = text.slice(start, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n"));
+  let columns: Partial<Record<ColumnName, number>> | undefined;
+  const operations: Operation[] = [];
+  try {
+    // Each record is read into an operation as it is parsed, and not kept as text.
+    parse(text.slice(start), {
+      delimiter: delimiterOf(firstLine),
+      skip_empty_lines: true,
+      on_record: (record, context) => {
+        if (columns === undefined) columns = columnsOf(record);
+        else operations.push(operationOf(record, context.lines, columns));
+        return null;
+      },
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const line = (error as { lines?: number }).lines ?? 1;
+    throw invalid(line, `this is not valid CSV (${(error as Error).message}).`);
+  }
+  if (columns === undefined) throw invalid(1, "the statement is empty.");
+  if (operations.length === 0) throw invalid(2, "the statement has no operations.");
+  const days = operations.map((operation) => operation.day).sort();
+  return { operations, from: days[0], to: days[days.length - 1] };
+}

@@ -1,0 +1,65 @@
+import { createRoute } from "@hono/zod-openapi";
+import { ApiError } from "../../lib/errors.ts";
+import { listReconciliations, reconcile, toReconciliation } from "../../lib/reconciliations/mod.ts";
+import { Reconciliation, StatementFile } from "../../lib/reconciliations/schemas.ts";
+import { MAX_STATEMENT_BYTES } from "../../lib/reconciliations/statement.ts";
+import { ErrorBody, ListQuery } from "../../lib/schemas.ts";
+import { readBodyUpTo } from "../middleware/body_limit.ts";
+import { createApiRouter, errors, json, listPage, listResponse } from "./openapi.ts";
+
+const tags = ["Exports and reconciliation"];
+
+/** `/api/v1/reconciliations`: PayU's statements matched against the payments, and the list. */
+export const reconciliations = createApiRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/",
+      operationId: "createReconciliation",
+      summary: "Reconcile a PayU statement",
+      description: "Matches PayU's operation statement with this environment's payments and " +
+        "refunds and keeps the result: purchases by order id, refunds with refunds, " +
+        "commissions summed as fees, payouts as payouts, and every payment that succeeded in " +
+        "the statement's days but is missing from it. 400 `statement_invalid`, naming the line, " +
+        "for a file that is not such a statement or is over 10 MiB; nothing is kept then.",
+      tags,
+      request: {
+        body: { required: true, content: { "text/csv": { schema: StatementFile } } },
+      },
+      responses: {
+        201: { description: "The reconciliation, kept.", ...json(Reconciliation) },
+        ...errors(400, 401, 403),
+        415: { description: "The body is not sent as text/csv.", ...json(ErrorBody) },
+      },
+    }),
+    async (c) => {
+      const mediaType = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+      if (mediaType !== "text/csv") {
+        throw new ApiError(
+          "unsupported_media_type",
+          "Send PayU's statement as the body with 'Content-Type: text/csv'.",
+        );
+      }
+      const statement = await readBodyUpTo(c.req.raw, MAX_STATEMENT_BYTES);
+      return c.json(await reconcile(c.var.ctx, statement), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/",
+      operationId: "listReconciliations",
+      summary: "List reconciliations",
+      description: "The reconciliations of PayU's statements, newest first.",
+      tags,
+      request: { query: ListQuery },
+      responses: {
+        200: listResponse("Reconciliations, newest first.", Reconciliation, "ReconciliationList"),
+        ...errors(400, 401, 403),
+      },
+    }),
+    async (c) => {
+      const page = await listReconciliations(c.var.ctx, c.req.valid("query"));
+      return c.json(listPage(page, toReconciliation), 200);
+    },
+  );
