@@ -19,7 +19,7 @@ const ERROR_CODES = {
   config_file_invalid: [400, "invalid_request"],
   config_file_other_organisation: [400, "invalid_request"],
   recovery_window_too_large: [400, "invalid_request"],
-  provider_unsupported: [400, "invalid_request"],
+  customer_email_required: [400, "invalid_request"],
   unsupported_media_type: [415, "invalid_request"],
   body_too_large: [413, "invalid_request"],
   api_key_missing: [401, "authentication"],

@@ -12,6 +12,7 @@ import * as environment0007 from "./environment/0007_devtools.ts";
 import * as environment0008 from "./environment/0008_operations.ts";
 import * as environment0009 from "./environment/0009_customers.ts";
 import * as environment0010 from "./environment/0010_customer_emails.ts";
+import * as environment0013 from "./environment/0013_renewal_links.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
 export interface Migration {
@@ -39,4 +40,5 @@ export const environmentMigrations: Record<string, Migration> = {
   "0008_operations": environment0008,
   "0009_customers": environment0009,
   "0010_customer_emails": environment0010,
+  "0013_renewal_links": environment0013,
 };

@@ -149,6 +149,7 @@ export function PaymentDetailPage(props: {
           />
           <SubscriptionCard
             subscription={view.detail.subscription}
+            renewals={view.renewals}
             canCancel={actions.cancelSubscription}
             csrf={csrf}
           />
