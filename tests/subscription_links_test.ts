@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { loadConfig } from "../lib/config.ts";
-import type { AuthorizationRequest, PaymentProvider } from "../lib/providers/mod.ts";
-import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -10,7 +8,7 @@ import {
   makeTestApp,
   type TestApp,
 } from "./support/helpers.ts";
-import { eventsOf, getJson, secondProcess } from "./support/billing_helpers.ts";
+import { eventsOf, getJson, LinkOnlyProvider, secondProcess } from "./support/billing_helpers.ts";
 
 const DAY_MS = 86_400_000;
 const MONTHLY = { recurring: { interval: "MONTH" } };
@@ -18,37 +16,6 @@ const CUSTOMER = { email: "ada@example.com", name: "Ada" };
 
 type Json = Record<string, unknown>;
 type Subscription = Json & { subscriptionId: string; paymentId: string };
-
-/**
- * The sandbox simulator as a provider that cannot charge a stored method (PayU's capability),
- * so renewals go by link; counts the codes that reached it.
- */
-class LinkOnlyProvider implements PaymentProvider {
-  readonly #sandbox = new SandboxProvider();
-  readonly name = "link-only";
-  readonly health = this.#sandbox.health;
-  readonly orderValidityMs = this.#sandbox.orderValidityMs;
-  readonly renewals = null;
-  /** The payments whose codes reached the provider, in order. */
-  readonly authorized: string[] = [];
-
-  authorize(request: AuthorizationRequest) {
-    this.authorized.push(request.paymentId);
-    return this.#sandbox.authorize(request);
-  }
-  lookup(...args: Parameters<SandboxProvider["lookup"]>) {
-    return this.#sandbox.lookup(...args);
-  }
-  cancel() {
-    return this.#sandbox.cancel();
-  }
-  refund(...args: Parameters<SandboxProvider["refund"]>) {
-    return this.#sandbox.refund(...args);
-  }
-  lookupRefund(...args: Parameters<SandboxProvider["lookupRefund"]>) {
-    return this.#sandbox.lookupRefund(...args);
-  }
-}
 
 async function linkApp(): Promise<TestApp & { provider: LinkOnlyProvider }> {
   const provider = new LinkOnlyProvider();
