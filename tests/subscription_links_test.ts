@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
+import { migrate, openStore } from "../db/client.ts";
+import { insertCustomerEmail } from "../db/customer_emails.ts";
+import { environmentMigrations } from "../db/migrations/mod.ts";
+import { insertOffer } from "../db/offers.ts";
+import { insertPayment } from "../db/payments.ts";
+import type { EnvironmentSchema } from "../db/schema.ts";
 import { loadConfig } from "../lib/config.ts";
+import { pendingPaymentRow } from "../lib/payments/mod.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -526,5 +533,105 @@ Deno.test("[renewal links] RENEWAL_NOTICE_DAYS: 3 by default, 1 to 30", () => {
         `RENEWAL_NOTICE_DAYS must be a whole number from 1 to 30 \\(got "${value}"\\)`,
       ),
     );
+  }
+});
+
+Deno.test("[renewal links] migration 0013 keeps every e-mail and resend, and takes the new kinds", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "paystead-0013-" });
+  const store = await openStore<EnvironmentSchema>(`file:${dir}/sandbox.db`);
+  try {
+    const before = Object.fromEntries(
+      Object.entries(environmentMigrations).filter(([name]) => name < "0013"),
+    );
+    await migrate(store, before);
+    const now = Date.UTC(2026, 10, 21, 10);
+    const email = (id: number, resendOf: number | null) => ({
+      id,
+      public_id: `em_${id}`,
+      org_id: 1,
+      payment_id: 1,
+      refund_id: null,
+      kind: "PAYMENT_CONFIRMATION",
+      recipient: "ada@example.com",
+      message_id: `<em_${id}@sandbox.test>`,
+      status: "SENT",
+      attempt_count: 1,
+      in_flight: 0,
+      next_attempt_at: null,
+      last_error: null,
+      resend_of: resendOf,
+      created_at: now,
+      updated_at: now,
+    });
+    await store.write(async (trx) => {
+      const offer = await insertOffer(trx, {
+        public_id: "qr_migration000000000000000",
+        org_id: 1,
+        name: "Coffee",
+        description: null,
+        amount: 1250,
+        currency: "PLN",
+        recurring_interval: "MONTH",
+        recurring_interval_count: 1,
+        active: 1,
+        metadata: "{}",
+        created_at: now,
+        updated_at: now,
+      });
+      await insertPayment(
+        trx,
+        pendingPaymentRow(offer, {
+          publicId: "pay_migration00000000000000",
+          amount: 1250,
+          quantity: 1,
+          customerEmail: "ada@example.com",
+          customerName: null,
+          successUrl: null,
+          cancelUrl: null,
+          metadata: {},
+          invoice: null,
+          expiresAt: now,
+          now,
+        }),
+      );
+      await insertCustomerEmail(trx, email(7, null));
+      await insertCustomerEmail(trx, email(9, 7));
+    });
+    const indexesOf = async () =>
+      (await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master
+        WHERE tbl_name = 'customer_emails' AND type = 'index' AND sql IS NOT NULL
+        ORDER BY name`.execute(store.db)).rows;
+    const indexes = await indexesOf();
+    assert.deepEqual(indexes.map((index) => index.name), [
+      "customer_emails_due",
+      "customer_emails_mailbox",
+      "customer_emails_payment",
+    ]);
+
+    assert.deepEqual(await migrate(store, environmentMigrations), ["0013_renewal_links"]);
+    const rows = await store.db.selectFrom("customer_emails").select(["id", "resend_of", "kind"])
+      .orderBy("id").execute();
+    assert.deepEqual(rows, [
+      { id: 7, resend_of: null, kind: "PAYMENT_CONFIRMATION" },
+      { id: 9, resend_of: 7, kind: "PAYMENT_CONFIRMATION" },
+    ]);
+    assert.deepEqual(await indexesOf(), indexes);
+    await store.write((trx) =>
+      insertCustomerEmail(trx, { ...email(10, 9), kind: "RENEWAL_NOTICE" })
+    );
+    await assert.rejects(
+      store.write((trx) => insertCustomerEmail(trx, { ...email(11, null), kind: "NEWSLETTER" })),
+      /CHECK constraint failed/,
+    );
+    await assert.rejects(
+      store.write((trx) => insertCustomerEmail(trx, { ...email(12, 99), kind: "RENEWAL_NOTICE" })),
+      /FOREIGN KEY constraint failed/,
+    );
+    const columns = await sql<{ name: string; dflt_value: string }>`
+      PRAGMA table_info(subscription_renewals)`.execute(store.db);
+    assert.equal(columns.rows.find((column) => column.name === "method")?.dflt_value, "'CHARGE'");
+  } finally {
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
