@@ -31,8 +31,7 @@ function RenewalEmail(props: { email: CustomerEmailRow }) {
   return (
     <li>
       {EMAIL_KINDS[email.kind] ?? email.kind} to {email.recipient},{" "}
-      {EMAIL_STATUSES[email.status] ?? email.status}{" "}
-      <DateTime at={email.sent_at ?? email.created_at} />
+      {EMAIL_STATUSES[email.status] ?? email.status}, queued <DateTime at={email.created_at} />
       {email.last_error && <span class="muted small">({email.last_error})</span>}
     </li>
   );
