@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { SHOP_DETAILS } from "./support/customer_helpers.ts";
 import { startFakePayuProcess } from "./support/payu_fake_process.ts";
-import { productionApiKey, startPaystead } from "./support/processes.ts";
+import { demoApiKey, productionApiKey, runCli, startPaystead } from "./support/processes.ts";
 import { type ReceivedMessage, startSmtpServer } from "./support/smtp_process.ts";
 
 type Json = Record<string, unknown>;
@@ -129,6 +129,41 @@ Deno.test("[renewal links] production with PayU and SMTP: a first payment, then 
   } finally {
     await server.stop();
     await smtp.stop();
+    await fake.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("[renewal links] a sandbox with PAYMENT_PROVIDER=payu renews by link; trigger works there", async () => {
+  const fake = await startFakePayuProcess();
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-sandbox-payu-" });
+  const server = await startPaystead(dataDir, fake.env);
+  try {
+    const key = await demoApiKey(server);
+    const host = ["--api-key", key, "--host", server.url];
+    for (const event of ["subscription.renewed", "subscription.past_due"]) {
+      const run = await runCli(["trigger", event, ...host]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(run.stdout.endsWith(`Triggered ${event}.`), run.stdout);
+      const found = await waitFor(async () => {
+        const response = await fetch(`${server.url}/api/v1/events?type=${event}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        const { data } = await response.json();
+        return data.length === 1 ? data[0] : null;
+      }, event);
+      if (event === "subscription.renewed") {
+        // Renewed by the link trigger paid: the renewal payment is the subscription's latest.
+        const link = /renewal {2}(pay_\w+) \(the renewal link, paid with 777123\)/.exec(run.stdout);
+        assert.equal(found.data.latestPaymentId, link?.[1], run.stdout);
+      } else {
+        assert.match(run.stdout, /the renewal link is unpaid at the period end/);
+        assert.equal(found.data.status, "PAST_DUE");
+        assert.match(found.data.renewalPaymentId, /^pay_\w{24}$/);
+      }
+    }
+  } finally {
+    await server.stop();
     await fake.stop();
     await Deno.remove(dataDir, { recursive: true });
   }

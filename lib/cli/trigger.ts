@@ -70,6 +70,20 @@ async function subscriptionOf(target: ApiTarget, paymentId: string) {
   return list.data.find((item) => item.paymentId === paymentId);
 }
 
+/** Waits (10 s at most) until the payment's subscription exists and `ready` holds for it. */
+async function waitForSubscription(
+  target: ApiTarget,
+  paymentId: string,
+  ready: (subscription: TriggeredSubscription) => boolean,
+): Promise<TriggeredSubscription> {
+  for (let wait = 0; wait < 100; wait++) {
+    const subscription = await subscriptionOf(target, paymentId);
+    if (subscription && ready(subscription)) return subscription;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The payment ${paymentId} started no subscription (or no renewal link).`);
+}
+
 /**
  * Starts a daily subscription, then renews it or lets it fall PAST_DUE. Where renewals go by pay
  * link (the first payment then needs the customer's e-mail), the link is paid, or left unpaid
@@ -92,16 +106,13 @@ async function renewal(target: ApiTarget, print: Printer, succeeds: boolean): Pr
   }
   await complete(target, paymentId, "777123");
   print(`payment  ${paymentId} (paid with 777123)`);
-  let subscription = await subscriptionOf(target, paymentId);
-  if (subscription) print(`subscription ${subscription.subscriptionId}`);
+  // A real provider (PayU's sandbox) confirms in a moment: the subscription starts then.
+  let subscription = await waitForSubscription(target, paymentId, () => true);
+  print(`subscription ${subscription.subscriptionId}`);
   if (byLink && succeeds) {
     // A daily period is shorter than the notice: its renewal link is made as it starts.
-    for (let wait = 0; !subscription?.renewalPaymentId && wait < 100; wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      subscription = await subscriptionOf(target, paymentId);
-    }
-    const link = subscription?.renewalPaymentId;
-    if (!link) throw new Error(`The subscription of ${paymentId} got no renewal link.`);
+    subscription = await waitForSubscription(target, paymentId, (s) => !!s.renewalPaymentId);
+    const link = subscription.renewalPaymentId!;
     await complete(target, link, "777123");
     print(`renewal  ${link} (the renewal link, paid with 777123)`);
     return;
