@@ -109,8 +109,8 @@ Deno.test("[panel payments] a subscription renewed by link shows its renewal pay
       new RegExp(
         `Next renewal step 2026-12-22 10:00 UTC Renewal by pay link Renewal payment ${link} ` +
           `Pending Pay link http://sandbox\\.test/pay/${link} Payable until 2026-12-25 10:00 UTC ` +
-          "E-mails Renewal notice to ada@example\\.com, sent, queued 2026-12-18 10:00 UTC " +
-          "Reminder to ada@example\\.com, sent, queued 2026-12-21 10:00 UTC Cancel now",
+          "E-mails Renewal notice to ada@example\\.com: Sent, queued 2026-12-18 10:00 UTC " +
+          "Renewal reminder to ada@example\\.com: Sent, queued 2026-12-21 10:00 UTC Cancel now",
       ),
     );
     // The renewal payment's own page shows the same subscription and its link.

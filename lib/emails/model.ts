@@ -67,13 +67,16 @@ export async function loadEmailModel(services: Services, email: LeasedEmail): Pr
     refund: subject.refund_public_id !== null && subject.refund_amount !== null
       ? { refundId: subject.refund_public_id, amount: subject.refund_amount }
       : null,
-    renewal: renewal === undefined ? null : {
+    renewal: renewal === undefined || !RENEWAL_KINDS.has(email.kind) ? null : {
       ...renewedPeriod(renewal),
       payUrl: `${paymentUrl(services.config.publicUrl, subject.public_id)}?lang=${language}`,
       expiresAt: renewal.expires_at,
     },
   };
 }
+
+/** The e-mails that ask for a renewal payment (a confirmation of one needs no link). */
+const RENEWAL_KINDS = new Set<string>(["RENEWAL_NOTICE", "RENEWAL_REMINDER"]);
 
 /** The period a renewal payment pays for, from the subscription's anchor. */
 function renewedPeriod(

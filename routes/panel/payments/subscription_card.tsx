@@ -11,27 +11,14 @@ import {
 import type { CustomerEmailRow } from "../../../db/schema.ts";
 import type { RenewalLinkView } from "../../../lib/panel/payments.ts";
 import type { SubscriptionRecord } from "../../../lib/subscriptions/mod.ts";
-
-const EMAIL_KINDS: Record<string, string> = {
-  RENEWAL_NOTICE: "Renewal notice",
-  RENEWAL_REMINDER: "Reminder",
-  PAYMENT_CONFIRMATION: "Payment confirmation",
-  REFUND_NOTICE: "Refund notice",
-};
-
-const EMAIL_STATUSES: Record<string, string> = {
-  PENDING: "sending",
-  SENT: "sent",
-  FAILED: "failed",
-  SKIPPED: "not sent",
-};
+import { KIND_LABELS, STATUS_LABELS } from "./emails_card.tsx";
 
 function RenewalEmail(props: { email: CustomerEmailRow }) {
   const { email } = props;
   return (
     <li>
-      {EMAIL_KINDS[email.kind] ?? email.kind} to {email.recipient},{" "}
-      {EMAIL_STATUSES[email.status] ?? email.status}, queued <DateTime at={email.created_at} />
+      {KIND_LABELS[email.kind] ?? email.kind} to {email.recipient}:{" "}
+      {STATUS_LABELS[email.status] ?? email.status}, queued <DateTime at={email.created_at} />
       {email.last_error && <span class="muted small">({email.last_error})</span>}
     </li>
   );
