@@ -235,7 +235,6 @@ function renewalParts(
       {
         heading: t.t("email.renewal.details"),
         lines: [
-          labelled(t.t("email.order.total"), amount),
           t.t("email.renewal.period", {
             start: t.dateTime(renewal.periodStart),
             end: t.dateTime(renewal.periodEnd),
