@@ -7,6 +7,7 @@ import { insertOffer } from "../db/offers.ts";
 import { insertPayment } from "../db/payments.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { loadConfig } from "../lib/config.ts";
+import { SHOP_DETAILS } from "./support/customer_helpers.ts";
 import { pendingPaymentRow } from "../lib/payments/mod.ts";
 import {
   createTestOffer,
@@ -633,5 +634,39 @@ Deno.test("[renewal links] migration 0013 keeps every e-mail and resend, and tak
   } finally {
     await store.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[renewal links] the e-mails speak the business's default language: English", async () => {
+  const t = await linkApp();
+  try {
+    const details = await t.request("PUT", "/api/v1/business-details", {
+      ...SHOP_DETAILS,
+      defaultLanguage: "en",
+    });
+    assert.equal(details.status, 200);
+    const subscription = await subscribe(t);
+    await advanceTo(t, "2026-12-18T10:00:00.000Z");
+    await advanceTo(t, "2026-12-21T10:00:00.000Z");
+    const { renewalPaymentId } = await subscriptionOf(t, subscription);
+    const [reminder, notice] = (await getJson(t, "/api/v1/sandbox/emails")).data as Json[];
+    assert.equal(notice.language, "en");
+    assert.equal(notice.subject, "Renew your subscription – Kawiarnia Ziarno sp. z o.o.");
+    assert.match(String(notice.text), /^Your subscription ends on /);
+    assert.ok(
+      String(notice.text).includes(
+        `Pay now: http://sandbox.test/pay/${renewalPaymentId}?lang=en`,
+      ),
+    );
+    assert.equal(
+      reminder.subject,
+      "Reminder: renew your subscription – Kawiarnia Ziarno sp. z o.o.",
+    );
+    assert.match(
+      String(reminder.text),
+      /\nThe period you paid for ended on 21 December 2026 at 11:00\. Pay PLN\s12\.50 with BLIK by 25 December 2026 at 11:00 to keep Kawa miesięcznie; after that the subscription is canceled\.\n/,
+    );
+  } finally {
+    await t.close();
   }
 });
