@@ -73,9 +73,9 @@ Deno.test("[cli] trigger renews by pay link where the provider cannot charge a s
         if (name === "subscription.renewed") {
           assert.match(
             text,
-            /\nrenewal  pay_[0-9A-Za-z]{24} \(the renewal link, paid with 777123\)\n/,
+            /\nrenewal {2}pay_[0-9A-Za-z]{24} \(the renewal link, paid with 777123\)\n/,
           );
-          assert.equal(events.data[0].data.latestPaymentId, /renewal  (pay_\w+)/.exec(text)![1]);
+          assert.equal(events.data[0].data.latestPaymentId, /renewal {2}(pay_\w+)/.exec(text)![1]);
         } else {
           assert.match(text, /the renewal link is unpaid at the period end/);
           assert.match(events.data[0].data.renewalPaymentId, /^pay_/);

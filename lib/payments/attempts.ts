@@ -12,7 +12,7 @@ import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { errorFields } from "../log.ts";
 import { ProviderUnavailableError } from "../providers/mod.ts";
-import { assertSubscriptionPayable } from "../subscriptions/links.ts";
+import { assertSubscriptionPayable } from "../subscriptions/link_rules.ts";
 import { assertPayable } from "./mod.ts";
 import { applyAttemptOutcome, type AttemptAnswer, POLL_INTERVAL_MS } from "./outcome.ts";
 

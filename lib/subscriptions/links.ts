@@ -18,72 +18,22 @@ import {
   nextSubscriptionChargeAt,
 } from "../../db/subscriptions.ts";
 import { afterCommit } from "../after_commit.ts";
-import type { Config } from "../config.ts";
 import type { Services } from "../context.ts";
 import { queueRenewalEmail } from "../emails/outbox.ts";
-import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { PaymentTransitionHook } from "../payments/hooks.ts";
 import { insertPendingPayment, PAYMENT_DEADLINES_JOB, transition } from "../payments/mod.ts";
 import { changeSubscription, cycleOf, endSubscription, SUBSCRIPTION_RENEWALS_JOB } from "./mod.ts";
 import { period } from "./periods.ts";
-import { RENEWAL_RETRY_DELAYS_MS, type SubscriptionStatus } from "./status.ts";
+import { linkSchedule, nextRenewalAt, stepAfter } from "./link_schedule.ts";
+import type { SubscriptionStatus } from "./status.ts";
 
-const DAY_MS = 86_400_000;
-/** How long the last reminder's link stays payable before the subscription is canceled. */
-export const LAST_REMINDER_GRACE_MS = DAY_MS;
 /** How long the end of a renewal waits for a payment the customer is confirming right then. */
 const CONFIRMATION_WAIT_MS = 60_000;
 /** Subscriptions taken one step on per write transaction. */
 const BATCH_SIZE = 25;
 /** Batches per run before the job yields to the others (it is run again at once). */
 const MAX_ROUNDS = 50;
-
-/**
- * Whether this process renews subscriptions by pay link: its provider cannot charge the method
- * a customer first paid with (PayU keeps no card or BLIK token), so the customer pays each
- * renewal on its hosted page.
- */
-export function renewsByLink(services: Pick<Services, "provider">): boolean {
-  return services.provider.renewals === null;
-}
-
-/** What happens to one period's renewal by link, and when (the organisation's time). */
-export interface LinkSchedule {
-  /** The renewal payment is created and its link e-mailed (`RENEWAL_NOTICE_DAYS` before). */
-  noticeAt: number;
-  /** A reminder when the renewal falls due (the period end) and at each retry. */
-  reminders: number[];
-  /** The renewal payment expires; a subscription still unpaid is canceled. */
-  expiresAt: number;
-}
-
-/** The renewal by link of the period `current` (the one that ends at `current.end`). */
-export function linkSchedule(
-  config: Pick<Config, "renewalNoticeDays">,
-  current: { start: number; end: number },
-): LinkSchedule {
-  const reminders = [current.end, ...RENEWAL_RETRY_DELAYS_MS.map((delay) => current.end + delay)];
-  return {
-    // A period shorter than the notice (daily plans) sends its link as soon as it starts.
-    noticeAt: Math.max(current.start, current.end - config.renewalNoticeDays * DAY_MS),
-    reminders,
-    expiresAt: reminders.at(-1)! + LAST_REMINDER_GRACE_MS,
-  };
-}
-
-/** When a live subscription in `current` is next due for the renewal job. */
-export function nextRenewalAt(
-  services: Pick<Services, "provider" | "config">,
-  current: { start: number; end: number },
-): number {
-  return renewsByLink(services) ? linkSchedule(services.config, current).noticeAt : current.end;
-}
-
-/** The first step of `schedule` after `now`, or its end once every step has passed. */
-function stepAfter(schedule: LinkSchedule, now: number): number {
-  return [schedule.noticeAt, ...schedule.reminders].find((at) => at > now) ?? schedule.expiresAt;
-}
 
 /**
  * Creates the PENDING renewal payment of period `periodIndex` (its hosted page is the link),
@@ -132,14 +82,17 @@ async function openRenewalPayment(
 }
 
 /** Whether the customer is paying the open renewal right now (an attempt with the provider). */
-async function isBeingPaid(trx: Kysely<EnvironmentSchema>, open: OpenRenewal): Promise<boolean> {
+export async function isBeingPaid(
+  trx: Kysely<EnvironmentSchema>,
+  open: OpenRenewal,
+): Promise<boolean> {
   return open.payment_status === "PROCESSING" ||
     (open.payment_status === "PENDING" &&
       await findOpenAttempt(trx, open.payment_id) !== undefined);
 }
 
 /** Moves an open renewal's unpaid payment to CANCELED or EXPIRED (the hook closes the renewal). */
-async function closeRenewalPayment(
+export async function closeRenewalPayment(
   trx: Kysely<EnvironmentSchema>,
   services: Services,
   open: OpenRenewal,
@@ -309,67 +262,3 @@ export const renewalOnLinkPayment: PaymentTransitionHook = async (
     );
   }
 };
-
-/**
- * Closes a subscription's open renewal when the merchant cancels it: an unpaid link's payment is
- * CANCELED (the customer can no longer pay it); a charge in flight, or a link the customer is
- * paying right now, is 409 (it may have taken the money, and settles within moments).
- */
-export async function closeOpenRenewal(
-  trx: Kysely<EnvironmentSchema>,
-  services: Services,
-  subscription: SubscriptionRow,
-  now: number,
-): Promise<void> {
-  const open = await findOpenRenewal(trx, subscription.id);
-  if (!open) return;
-  if (open.method === "LINK" && !await isBeingPaid(trx, open)) {
-    await closeRenewalPayment(trx, services, open, "CANCELED", now);
-    return;
-  }
-  throw new ApiError(
-    "subscription_renewal_in_progress",
-    open.method === "LINK"
-      ? `The customer is paying the renewal '${open.payment_public_id}' of the subscription ` +
-        `'${subscription.public_id}' right now; retry the cancellation in a minute.`
-      : `A renewal of the subscription '${subscription.public_id}' is being charged right now; ` +
-        "retry the cancellation in a few seconds.",
-  );
-}
-
-/**
- * The rules of code entry for subscriptions, checked before the provider hears of a code: a
- * renewal of a canceled subscription is refused (the customer is not charged), and where renewals
- * go by link, a first payment needs the customer's e-mail address (the links are sent there).
- */
-export async function assertSubscriptionPayable(
-  trx: Kysely<EnvironmentSchema>,
-  services: Services,
-  payment: PaymentRecord,
-): Promise<void> {
-  const renewal = await findRenewalOfPayment(trx, payment.id);
-  if (renewal) {
-    const subscription = (await findSubscriptionById(trx, renewal.subscription_id))!;
-    if (subscription.status === "CANCELED") {
-      throw new ApiError(
-        "subscription_canceled",
-        `The subscription '${subscription.public_id}' this payment renews was canceled; ` +
-          "nothing was charged.",
-      );
-    }
-    return;
-  }
-  if (payment.customer_email !== null || !renewsByLink(services)) return;
-  const [offer] = await findOffersByIds(trx, [payment.offer_id]);
-  if (offer?.recurring_interval) throw customerEmailRequired(offer.public_id);
-}
-
-/** The 400 for a first payment of a subscription renewed by link without an e-mail address. */
-export function customerEmailRequired(qrId: string): ApiError {
-  return new ApiError(
-    "customer_email_required",
-    `The offer '${qrId}' is a subscription renewed by a pay link sent by e-mail, so its first ` +
-      "payment needs the customer's e-mail address.",
-    { param: "customer.email" },
-  );
-}

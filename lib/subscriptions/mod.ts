@@ -14,7 +14,8 @@ import { type EventType, recordEvent } from "../events.ts";
 import type { RecurringInterval } from "../offers.ts";
 import { pageAfter } from "../pagination.ts";
 import type { Page } from "../schemas.ts";
-import { closeOpenRenewal, renewsByLink } from "./links.ts";
+import { closeOpenRenewal } from "./link_rules.ts";
+import { renewsByLink } from "./link_schedule.ts";
 import type { BillingCycle } from "./periods.ts";
 import type { CancelSubscriptionRequest, ListSubscriptionsQuery, Subscription } from "./schemas.ts";
 import {

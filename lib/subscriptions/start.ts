@@ -6,7 +6,7 @@ import type { PaymentTransitionHook } from "../payments/hooks.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import type { RecurringInterval } from "../offers.ts";
-import { nextRenewalAt } from "./links.ts";
+import { nextRenewalAt } from "./link_schedule.ts";
 import { SUBSCRIPTION_RENEWALS_JOB, toSubscription } from "./mod.ts";
 import { period } from "./periods.ts";
 
