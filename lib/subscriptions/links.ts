@@ -120,7 +120,7 @@ async function takeLinkStep(
   now: number,
 ): Promise<void> {
   const { current_period_start: start, current_period_end: end } = subscription;
-  const open = await findOpenRenewal(trx, subscription.id);
+  // Scheduling the cancellation canceled the open link (cancelSubscription): nothing to remind.
   if (subscription.cancel_at_period_end === 1) {
     if (now < end) {
       await changeSubscription(trx, services, subscription, "ACTIVE", now, { next_charge_at: end });
@@ -131,6 +131,7 @@ async function takeLinkStep(
   }
   const schedule = linkSchedule(services.config, { start, end });
   const status = subscription.status as SubscriptionStatus;
+  const open = await findOpenRenewal(trx, subscription.id);
   if (open && await isBeingPaid(trx, open)) {
     // NOTE: the customer may be confirming in their banking app right now; its answer decides,
     // and ending the subscription under it could take money for a canceled subscription.
