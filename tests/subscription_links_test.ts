@@ -9,6 +9,7 @@ import type { EnvironmentSchema } from "../db/schema.ts";
 import { loadConfig } from "../lib/config.ts";
 import { SHOP_DETAILS } from "./support/customer_helpers.ts";
 import { pendingPaymentRow } from "../lib/payments/mod.ts";
+import { SANDBOX_TIMEOUT_MS } from "../lib/providers/sandbox.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -278,6 +279,34 @@ Deno.test("[renewal links] never paid: reminders at the end and each retry, then
 
     await advanceTo(t, "2027-02-25T10:00:00.000Z");
     assert.equal((await outbox(t)).length, 3);
+    assert.equal((await renewalPayments(t, subscription.subscriptionId)).length, 1);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[renewal links] a link being confirmed at the deadline holds the cancellation until it settles", async () => {
+  const t = await linkApp();
+  try {
+    const subscription = await subscribe(t);
+    await advanceTo(t, "2026-12-24T10:00:00.000Z");
+    const link = String((await subscriptionOf(t, subscription)).renewalPaymentId);
+    // 600600: the customer's bank has not answered yet.
+    assert.equal((await (await complete(t, link, "600600")).json()).status, "PROCESSING");
+    await advanceTo(t, "2026-12-25T10:00:00.000Z");
+    const held = await subscriptionOf(t, subscription);
+    assert.equal(held.status, "PAST_DUE");
+    assert.equal(held.nextChargeAt, "2026-12-25T10:01:00.000Z");
+    assert.equal((await getJson(t, `/api/v1/payments/${link}`)).status, "PROCESSING");
+
+    // The bank gives up: the payment fails, and only then does the subscription end.
+    t.clock.advance(SANDBOX_TIMEOUT_MS + 60_000);
+    await t.services.scheduler.runAll();
+    await settle(t);
+    assert.equal((await getJson(t, `/api/v1/payments/${link}`)).status, "FAILED");
+    const canceled = await subscriptionOf(t, subscription);
+    assert.equal(canceled.status, "CANCELED");
+    assert.equal(canceled.cancellationReason, "renewal_failed");
     assert.equal((await renewalPayments(t, subscription.subscriptionId)).length, 1);
   } finally {
     await t.close();
