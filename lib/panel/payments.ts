@@ -1,5 +1,6 @@
 import type { CustomerEmailRow } from "../../db/schema.ts";
 import { listLinkRenewals } from "../../db/subscription_renewals.ts";
+import { renewsByLink } from "../subscriptions/link_schedule.ts";
 import { listPaymentEmails } from "../emails/outbox.ts";
 import type { OrgContext } from "../context.ts";
 import { formatMajorAmount } from "../money.ts";
@@ -52,6 +53,8 @@ export interface PaymentView {
   paymentPageUrl: string;
   /** Its subscription's latest renewal payments sent by link, newest first. */
   renewals: RenewalLinkView[];
+  /** Whether this environment renews subscriptions by pay link (its provider cannot charge). */
+  renewsByLink: boolean;
 }
 
 /** A renewal payment the customer was sent a link to, and every e-mail sent about it. */
@@ -100,6 +103,7 @@ export async function loadPaymentView(
     metadata: Object.entries(JSON.parse(payment.metadata) as Record<string, string>),
     paymentPageUrl: paymentUrl(publicUrl, payment.public_id),
     renewals: await renewalLinksOf(ctx, detail.subscription?.id, publicUrl),
+    renewsByLink: renewsByLink(ctx.services),
   };
 }
 

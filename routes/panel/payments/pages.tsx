@@ -150,6 +150,7 @@ export function PaymentDetailPage(props: {
           <SubscriptionCard
             subscription={view.detail.subscription}
             renewals={view.renewals}
+            renewsByLink={view.renewsByLink}
             canCancel={actions.cancelSubscription}
             csrf={csrf}
           />

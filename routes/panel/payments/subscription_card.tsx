@@ -75,6 +75,7 @@ export function SubscriptionCard(
   props: {
     subscription: SubscriptionRecord | null;
     renewals: RenewalLinkView[];
+    renewsByLink: boolean;
     canCancel: boolean;
     csrf: string;
   },
@@ -102,7 +103,7 @@ export function SubscriptionCard(
           <DateTime at={subscription.current_period_start} /> –{" "}
           <DateTime at={subscription.current_period_end} />
         </Fact>
-        <Fact label={props.renewals.length > 0 ? "Next renewal step" : "Next charge"}>
+        <Fact label={props.renewsByLink ? "Next renewal step" : "Next charge"}>
           {canceled || subscription.cancel_at_period_end === 1
             ? <span class="muted">none</span>
             : <DateTime at={subscription.next_charge_at} />}
