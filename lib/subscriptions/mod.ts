@@ -155,7 +155,8 @@ export function listSubscriptions(
 
 /**
  * Cancels a subscription now (`subscription.canceled`), or schedules the cancellation for the
- * end of the paid period (no event until it happens: the contract has no update event).
+ * end of the paid period (no event until it happens: the contract has no update event). Either
+ * way an unpaid renewal link is canceled (link_rules.ts).
  */
 export function cancelSubscription(
   ctx: OrgContext,
