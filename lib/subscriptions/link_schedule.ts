@@ -4,7 +4,7 @@ import { RENEWAL_RETRY_DELAYS_MS } from "./status.ts";
 
 const DAY_MS = 86_400_000;
 /** How long the last reminder's link stays payable before the subscription is canceled. */
-export const LAST_REMINDER_GRACE_MS = DAY_MS;
+const LAST_REMINDER_GRACE_MS = DAY_MS;
 
 /**
  * Whether this process renews subscriptions by pay link: its provider cannot charge the method
