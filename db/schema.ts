@@ -301,6 +301,8 @@ export interface SubscriptionRenewalsTable {
   created_at: number;
   succeeded_at: number | null;
   failed_at: number | null;
+  /** CHARGE: the provider charges a stored method; LINK: the customer pays a hosted link. */
+  method: Generated<string>;
 }
 
 /** How far an organisation moved its sandbox clock ahead of the system clock. */

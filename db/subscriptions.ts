@@ -15,6 +15,8 @@ export type SubscriptionRecord = SubscriptionRow & {
   qr_id: string;
   first_payment_public_id: string;
   latest_payment_public_id: string;
+  /** The renewal payment the customer was sent a link to and has not paid yet, if any. */
+  renewal_payment_public_id: string | null;
 };
 
 /** A subscription due for a charge or a scheduled cancellation, with its clock offset. */
@@ -34,7 +36,16 @@ function selectSubscriptions(db: Db) {
       "offers.public_id as qr_id",
       "first_payment.public_id as first_payment_public_id",
       "latest_payment.public_id as latest_payment_public_id",
-    ]);
+    ])
+    .select((eb) =>
+      eb.selectFrom("subscription_renewals")
+        .innerJoin("payments", "payments.id", "subscription_renewals.payment_id")
+        .select("payments.public_id")
+        .whereRef("subscription_renewals.subscription_id", "=", "subscriptions.id")
+        .where("subscription_renewals.status", "=", "PENDING")
+        .where("subscription_renewals.method", "=", "LINK")
+        .as("renewal_payment_public_id")
+    );
 }
 
 /** Inserts a subscription. */
@@ -89,9 +100,20 @@ export function updateSubscription(
     .returningAll().executeTakeFirst();
 }
 
-const noPendingRenewal = sql<boolean>`not exists (select 1 from subscription_renewals
-  where subscription_renewals.subscription_id = subscriptions.id
-  and subscription_renewals.status = 'PENDING')`;
+/**
+ * Which open renewals keep a subscription from being due: any (charges, whose result is awaited),
+ * or only charges (renewing by link, the job also sends an open link's reminders).
+ */
+export type DueFilter = "no-open-renewal" | "no-charge-in-flight";
+
+function noPendingRenewal(filter: DueFilter, table = "subscriptions") {
+  const method = filter === "no-charge-in-flight"
+    ? sql`and subscription_renewals.method = 'CHARGE'`
+    : sql``;
+  return sql<boolean>`not exists (select 1 from subscription_renewals
+  where subscription_renewals.subscription_id = ${sql.ref(`${table}.id`)}
+  and subscription_renewals.status = 'PENDING' ${method})`;
+}
 
 const systemChargeAt = sql<number>`subscriptions.next_charge_at - ${
   clockOffsetOf("subscriptions.org_id")
@@ -108,6 +130,7 @@ export function findDueSubscriptions(
   db: Db,
   now: number,
   limit: number,
+  filter: DueFilter,
 ): Promise<DueSubscription[]> {
   return db.selectFrom("subscriptions")
     .innerJoin("offers", "offers.id", "subscriptions.offer_id")
@@ -116,7 +139,7 @@ export function findDueSubscriptions(
     .select(clockOffsetOf("subscriptions.org_id").as("clock_offset"))
     .where("subscriptions.next_charge_at", "<=", sql<number>`${now} + ${maxClockOffset()}`)
     .where(systemChargeAt, "<=", now)
-    .where(noPendingRenewal)
+    .where(noPendingRenewal(filter))
     .orderBy(systemChargeAt).limit(limit).execute();
 }
 
@@ -125,16 +148,17 @@ export function findDueSubscriptions(
  * charges within the largest clock offset of the earliest one can come first, so the scan stays
  * that short.
  */
-export async function nextSubscriptionChargeAt(db: Db): Promise<number | null> {
+export async function nextSubscriptionChargeAt(
+  db: Db,
+  filter: DueFilter,
+): Promise<number | null> {
   const earliest = sql<number>`(select first.next_charge_at from subscriptions as first
-    where first.next_charge_at is not null and not exists (select 1 from subscription_renewals
-      where subscription_renewals.subscription_id = first.id
-      and subscription_renewals.status = 'PENDING')
+    where first.next_charge_at is not null and ${noPendingRenewal(filter, "first")}
     order by first.next_charge_at limit 1)`;
   const row = await db.selectFrom("subscriptions")
     .select((eb) => eb.fn.min<number>(systemChargeAt).as("at"))
     .where("subscriptions.next_charge_at", "<=", sql<number>`${earliest} + ${maxClockOffset()}`)
-    .where(noPendingRenewal)
+    .where(noPendingRenewal(filter))
     .executeTakeFirst();
   return typeof row?.at === "number" ? row.at : null;
 }

@@ -62,6 +62,11 @@ export interface Config {
   mailFrom: MailAddress;
   /** The waits before each attempt of a customer e-mail (`EMAIL_RETRY_SCHEDULE`). */
   emailRetryScheduleMs: number[];
+  /**
+   * How many days before a period ends a renewal is sent by pay link (`RENEWAL_NOTICE_DAYS`),
+   * where the provider cannot charge a stored method.
+   */
+  renewalNoticeDays: number;
 }
 
 /** An SMTP server, from `smtp://user:password@host:587` or `smtps://...:465`. */
@@ -340,6 +345,7 @@ const EnvSchema = z.object({
     (value) => parseDurationList(value) !== null,
     "must be a comma-separated list of durations such as 0,1m,5m,1h (at most 50, each up to 7 days)",
   ).optional(),
+  RENEWAL_NOTICE_DAYS: wholeNumberIn(1, 30).optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, "must be sandbox or payu").optional(),
   PAYU_API_URL: url.optional(),
   PAYU_POS_ID: z.string().regex(/^\d{1,20}$/, "must be the POS id PayU gave (digits)").optional(),
@@ -461,6 +467,7 @@ export function loadConfig(
       ? { name: "Paystead", address: `no-reply@${mailDomainOf(publicUrl)}` }
       : parseMailAddress(vars.MAIL_FROM)!,
     emailRetryScheduleMs: parseDurationList(emailSchedule)!,
+    renewalNoticeDays: vars.RENEWAL_NOTICE_DAYS ?? 3,
   };
 }
 

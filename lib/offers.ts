@@ -1,4 +1,3 @@
-import { requireRenewals } from "./providers/capabilities.ts";
 import { z } from "zod";
 import {
   findOffer,
@@ -119,7 +118,6 @@ export function offerPayUrl(publicUrl: string, qrId: string): string {
 
 /** Creates an offer. */
 export function createOffer(ctx: OrgContext, input: CreateOfferRequest): Promise<OfferRow> {
-  requireRenewals(ctx.services.provider, { recurring: input.recurring !== undefined });
   const now = ctx.now();
   return ctx.write((trx) =>
     insertOffer(trx, {

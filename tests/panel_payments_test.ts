@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { LinkOnlyProvider } from "./support/billing_helpers.ts";
 import { createTestOffer, createTestPayment, type TestApp } from "./support/helpers.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
 
@@ -77,6 +78,44 @@ Deno.test("[panel payments] a subscription shows on its payment and can be ended
     assert.equal(ended.status, 303);
     const subscription = await (await t.request("GET", `/api/v1/subscriptions/${id}`)).json();
     assert.equal(subscription.status, "CANCELED");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[panel payments] a subscription renewed by link shows its renewal payment, link and e-mails", async () => {
+  const { t, agent } = await signedInApp({ provider: new LinkOnlyProvider() });
+  try {
+    const offer = await createTestOffer(t, { recurring: { interval: "MONTH" } });
+    const first = await createTestPayment(t, offer.qrId, {
+      customer: { email: "ada@example.com" },
+    });
+    const code = { code: "777123" };
+    await t.request("POST", `/api/v1/payments/${first.paymentId}/complete`, code);
+    for (const days of [27, 3]) {
+      const advance = await t.request("POST", "/api/v1/sandbox/clock/advance", { days });
+      assert.equal(advance.status, 200);
+      for (let round = 0; round < 3; round++) {
+        await t.services.scheduler.runDue();
+        await t.emails.idle();
+      }
+    }
+    const [subscription] = (await (await t.request("GET", "/api/v1/subscriptions")).json()).data;
+    const link = subscription.renewalPaymentId;
+    assert.match(link, /^pay_\w{24}$/);
+    const page = pageText(await (await agent.get(`/panel/payments/${first.paymentId}`)).text());
+    assert.match(
+      page,
+      new RegExp(
+        `Next renewal step 2026-12-22 10:00 UTC Renewal by pay link Renewal payment ${link} ` +
+          `Pending Pay link http://sandbox\\.test/pay/${link} Payable until 2026-12-25 10:00 UTC ` +
+          "E-mails Renewal notice to ada@example\\.com: Sent, queued 2026-12-18 10:00 UTC " +
+          "Renewal reminder to ada@example\\.com: Sent, queued 2026-12-21 10:00 UTC Cancel now",
+      ),
+    );
+    // The renewal payment's own page shows the same subscription and its link.
+    const own = pageText(await (await agent.get(`/panel/payments/${link}`)).text());
+    assert.ok(own.includes(`Renewal payment ${link} Pending`));
   } finally {
     await t.close();
   }

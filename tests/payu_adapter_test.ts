@@ -5,7 +5,6 @@ import type { Fetch } from "../lib/providers/payu/http.ts";
 import { signNotification } from "../lib/providers/payu/signature.ts";
 import { PAYU_SANDBOX_POS } from "../lib/providers/payu/fake/mod.ts";
 import type { FakeOrder, FakePayuSwitchesPatch } from "../lib/providers/payu/fake/mod.ts";
-import { insertOffer } from "../db/offers.ts";
 import { openStore } from "../db/client.ts";
 import type { AccountsSchema, EnvironmentSchema } from "../db/schema.ts";
 import { silentLogger } from "../lib/log.ts";
@@ -858,7 +857,7 @@ Deno.test("[payu] refunds go through PayU's refunds API and wait for its word", 
   });
 });
 
-Deno.test("[payu] production refuses recurring offers: PayU cannot charge renewals", async () => {
+Deno.test("[payu] production takes recurring offers, renewed by link: the first payment needs an e-mail", async () => {
   const t = await makeTestApp({ environment: "production" });
   try {
     const response = await t.request("POST", "/api/v1/qr", {
@@ -867,51 +866,28 @@ Deno.test("[payu] production refuses recurring offers: PayU cannot charge renewa
       currency: "PLN",
       recurring: { interval: "MONTH" },
     });
-    assert.equal(response.status, 400);
-    const body = await response.json();
-    assert.equal(body.error.type, "invalid_request");
-    assert.equal(body.error.code, "provider_unsupported");
-    assert.equal(body.error.param, "recurring");
-    assert.equal(
-      body.error.message,
-      "Recurring offers need a payment provider that can charge renewals without the customer; payu cannot (it keeps no card or BLIK token), so recurring offers cannot be created in this environment.",
-    );
-    const offers = await (await t.request("GET", "/api/v1/qr")).json();
-    assert.deepEqual(offers.data, []);
+    assert.equal(response.status, 201);
+    const offer = await response.json();
+    assert.deepEqual(offer.recurring, { interval: "MONTH", intervalCount: 1 });
 
-    // An offer made before (another provider): paying it is refused the same way.
-    const offer = await t.store.write((trx) =>
-      insertOffer(trx, {
-        public_id: "qr_recurring000000000000000",
-        org_id: t.orgId,
-        name: "Monthly beans",
-        description: null,
-        amount: 4000,
-        currency: "PLN",
-        recurring_interval: "MONTH",
-        recurring_interval_count: 1,
-        active: 1,
-        metadata: "{}",
-        created_at: t.clock.now(),
-        updated_at: t.clock.now(),
-      })
+    const refused = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId });
+    assert.equal(refused.status, 400);
+    const error = (await refused.json()).error;
+    assert.equal(error.type, "invalid_request");
+    assert.equal(error.code, "customer_email_required");
+    assert.equal(error.param, "customer.email");
+    assert.equal(
+      error.message,
+      `The offer '${offer.qrId}' is a subscription renewed by a pay link sent by e-mail, so its first payment needs the customer's e-mail address.`,
     );
-    for (
-      const [path, body] of [
-        ["/api/v1/payments", { qrId: offer.public_id }],
-        [`/api/v1/checkout-sessions/${offer.public_id}`, { embedLink: "https://shop.example/" }],
-      ] as const
-    ) {
-      const refused = await t.request("POST", path, body);
-      assert.equal(refused.status, 400);
-      const error = (await refused.json()).error;
-      assert.equal(error.code, "provider_unsupported");
-      assert.equal(error.param, "qrId");
-      assert.match(
-        error.message,
-        /the recurring offer 'qr_recurring000000000000000' cannot be paid/,
-      );
-    }
+    const payments = await (await t.request("GET", "/api/v1/payments")).json();
+    assert.deepEqual(payments.data, []);
+
+    const created = await t.request("POST", "/api/v1/payments", {
+      qrId: offer.qrId,
+      customer: { email: "ada@example.com" },
+    });
+    assert.equal(created.status, 201);
   } finally {
     await t.close();
   }

@@ -140,6 +140,7 @@ Deno.test("[subscriptions] a succeeded payment for a recurring offer starts a su
       currentPeriodEnd: "2026-12-21T10:00:00.000Z",
       cancelAtPeriodEnd: false,
       nextChargeAt: "2026-12-21T10:00:00.000Z",
+      renewalPaymentId: null,
       canceledAt: null,
       cancellationReason: null,
       customer: { email: "ada@example.com", name: "Ada" },

@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { requireRenewals } from "../providers/capabilities.ts";
 import {
   type CheckoutSessionRecord,
   findCheckoutSession,
@@ -112,7 +111,6 @@ export async function createCheckoutSession(
         param: "qrId",
       });
     }
-    requireRenewals(services.provider, { recurring: offer.recurring_interval !== null, qrId });
     const own = options.ownOriginAllowed === true && embedOrigin === ownOrigin(services);
     if (!own && !await isOriginAllowed(trx, ctx.orgId, embedOrigin)) {
       throw new ApiError(

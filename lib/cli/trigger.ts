@@ -1,5 +1,5 @@
 import { SANDBOX_RENEWAL_KEY } from "../providers/sandbox.ts";
-import { type ApiTarget, callApi } from "./api_client.ts";
+import { ApiCallError, type ApiTarget, callApi } from "./api_client.ts";
 
 type Made = Record<string, unknown>;
 
@@ -52,20 +52,77 @@ async function refund(target: ApiTarget, print: Printer, amount: number): Promis
   print(`refund   ${made.refundId} (${amount} minor units; the sandbox settles it at once)`);
 }
 
-async function renewal(target: ApiTarget, print: Printer, succeeds: boolean): Promise<void> {
-  const paymentId = await paid(target, print, {
-    recurring: { interval: "DAY" },
-    ...(!succeeds && { metadata: { [SANDBOX_RENEWAL_KEY]: "fail" } }),
-  });
-  const list = await callApi<{ data: { subscriptionId: string; paymentId: string }[] }>(
+/** The address a triggered subscription's renewal links go to (a reserved domain: nobody's). */
+const TRIGGER_CUSTOMER = "customer@example.com";
+
+interface TriggeredSubscription {
+  subscriptionId: string;
+  paymentId: string;
+  renewalPaymentId: string | null;
+}
+
+async function subscriptionOf(target: ApiTarget, paymentId: string) {
+  const list = await callApi<{ data: TriggeredSubscription[] }>(
     target,
     "GET",
     "/api/v1/subscriptions?limit=10",
   );
-  const subscription = list.data.find((item) => item.paymentId === paymentId);
-  if (subscription) print(`subscription ${subscription.subscriptionId}`);
+  return list.data.find((item) => item.paymentId === paymentId);
+}
+
+/** Waits (10 s at most) until the payment's subscription exists and `ready` holds for it. */
+async function waitForSubscription(
+  target: ApiTarget,
+  paymentId: string,
+  ready: (subscription: TriggeredSubscription) => boolean,
+): Promise<TriggeredSubscription> {
+  for (let wait = 0; wait < 100; wait++) {
+    const subscription = await subscriptionOf(target, paymentId);
+    if (subscription && ready(subscription)) return subscription;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The payment ${paymentId} started no subscription (or no renewal link).`);
+}
+
+/**
+ * Starts a daily subscription, then renews it or lets it fall PAST_DUE. Where renewals go by pay
+ * link (the first payment then needs the customer's e-mail), the link is paid, or left unpaid
+ * past the period end; otherwise the sandbox clock moves a day and the simulator charges.
+ */
+async function renewal(target: ApiTarget, print: Printer, succeeds: boolean): Promise<void> {
+  const qrId = await offer(target, {
+    recurring: { interval: "DAY" },
+    ...(!succeeds && { metadata: { [SANDBOX_RENEWAL_KEY]: "fail" } }),
+  });
+  print(`offer    ${qrId}`);
+  let byLink = false;
+  let paymentId;
+  try {
+    paymentId = await payment(target, qrId);
+  } catch (error) {
+    if (!(error instanceof ApiCallError && error.param === "customer.email")) throw error;
+    byLink = true;
+    paymentId = await payment(target, qrId, { customer: { email: TRIGGER_CUSTOMER } });
+  }
+  await complete(target, paymentId, "777123");
+  print(`payment  ${paymentId} (paid with 777123)`);
+  // A real provider (PayU's sandbox) confirms in a moment: the subscription starts then.
+  let subscription = await waitForSubscription(target, paymentId, () => true);
+  print(`subscription ${subscription.subscriptionId}`);
+  if (byLink && succeeds) {
+    // A daily period is shorter than the notice: its renewal link is made as it starts.
+    subscription = await waitForSubscription(target, paymentId, (s) => !!s.renewalPaymentId);
+    const link = subscription.renewalPaymentId!;
+    await complete(target, link, "777123");
+    print(`renewal  ${link} (the renewal link, paid with 777123)`);
+    return;
+  }
   await advanceClock(target, 1);
-  print("sandbox clock advanced 1 day: the renewal is charged now");
+  print(
+    byLink
+      ? "sandbox clock advanced 1 day: the renewal link is unpaid at the period end"
+      : "sandbox clock advanced 1 day: the renewal is charged now",
+  );
 }
 
 /** Every event `trigger` can make happen, and how, through the public API only. */

@@ -2,7 +2,12 @@ import type { BusinessDetails } from "../business_details.ts";
 import { type Language, type Translator, translator } from "../i18n/mod.ts";
 
 /** The e-mails a customer is sent. */
-export const EMAIL_KINDS = ["PAYMENT_CONFIRMATION", "REFUND_NOTICE"] as const;
+export const EMAIL_KINDS = [
+  "PAYMENT_CONFIRMATION",
+  "REFUND_NOTICE",
+  "RENEWAL_NOTICE",
+  "RENEWAL_REMINDER",
+] as const;
 export type EmailKind = typeof EMAIL_KINDS[number];
 
 /** Who the customer paid: the business details, or the organisation's name before they are set. */
@@ -35,6 +40,19 @@ export interface EmailModel {
   invoice: { companyName: string; taxId: string } | null;
   /** The refund a notice is about. */
   refund: { refundId: string; amount: number } | null;
+  /** The subscription renewal a renewal notice or reminder asks the customer to pay. */
+  renewal?: RenewalLink | null;
+}
+
+/** A renewal the customer pays by link: what it renews, until when, and where to pay. */
+export interface RenewalLink {
+  /** The renewal payment's hosted page, in the e-mail's language. */
+  payUrl: string;
+  /** The period the payment renews: it starts when the paid one ends. */
+  periodStart: number;
+  periodEnd: number;
+  /** The link's last moment; the subscription is canceled after it. */
+  expiresAt: number;
 }
 
 /** An e-mail ready to send: the subject, a plain-text body and an HTML body. */
@@ -84,6 +102,8 @@ export interface EmailParts {
   intro: string;
   sections: EmailSection[];
   footer: string[];
+  /** A button under the intro (the pay link of a renewal); a plain line in the text body. */
+  action?: { label: string; url: string };
 }
 
 function labelled(label: string, value: string): string {
@@ -149,6 +169,9 @@ export function emailParts(model: EmailModel): EmailParts {
     ...(model.seller.contactEmail === null ? [] : [t.t("email.footer.reply")]),
     t.t("email.footer.sentBy", { shop }),
   ];
+  if (model.kind === "RENEWAL_NOTICE" || model.kind === "RENEWAL_REMINDER") {
+    return renewalParts(model, t, [sellerSection(model.seller, t)], footer);
+  }
   if (model.kind === "REFUND_NOTICE" && model.refund) {
     const { refund } = model;
     return {
@@ -182,11 +205,58 @@ export function emailParts(model: EmailModel): EmailParts {
   };
 }
 
+/** A renewal notice or reminder: the amount, the period it renews, the deadline and the link. */
+function renewalParts(
+  model: EmailModel,
+  t: Translator,
+  after: EmailSection[],
+  footer: string[],
+): EmailParts {
+  const renewal = model.renewal;
+  if (!renewal) throw new Error(`The ${model.kind} e-mail of ${model.paymentId} has no renewal.`);
+  const shop = model.seller.name;
+  const offer = model.lines[0]?.name ?? "";
+  const amount = t.money(model.total, model.currency);
+  const ends = t.dateTime(renewal.periodStart);
+  const deadline = t.dateTime(renewal.expiresAt);
+  const reminder = model.kind === "RENEWAL_REMINDER";
+  return {
+    subject: t.t(reminder ? "email.renewal.reminder.subject" : "email.renewal.notice.subject", {
+      shop,
+    }),
+    heading: reminder
+      ? t.t("email.renewal.reminder.heading")
+      : t.t("email.renewal.notice.heading", { date: ends }),
+    intro: reminder
+      ? t.t("email.renewal.reminder.intro", { date: ends, amount, offer, deadline })
+      : t.t("email.renewal.notice.intro", { amount, offer }),
+    action: { label: t.t("email.renewal.action"), url: renewal.payUrl },
+    sections: [
+      {
+        heading: t.t("email.renewal.details"),
+        lines: [
+          t.t("email.renewal.period", {
+            start: t.dateTime(renewal.periodStart),
+            end: t.dateTime(renewal.periodEnd),
+          }),
+          labelled(t.t("email.renewal.deadline"), deadline),
+          labelled(t.t("email.details.paymentId"), model.paymentId),
+          t.t("email.details.method"),
+        ],
+      },
+      orderSection(model, t),
+      ...after,
+    ],
+    footer,
+  };
+}
+
 /** The plain-text body: the same parts as the HTML, one per paragraph. */
 export function emailText(parts: EmailParts): string {
   return [
     parts.heading,
     parts.intro,
+    ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`] : []),
     ...parts.sections.map((section) => [section.heading, ...section.lines].join("\n")),
     parts.footer.join("\n"),
   ].join("\n\n") + "\n";

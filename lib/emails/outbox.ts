@@ -120,6 +120,24 @@ export async function queueRefundNotice(
   });
 }
 
+/**
+ * Queues a subscription's renewal notice or reminder, about its renewal payment (whose hosted
+ * page is the link), in the transaction that opened the payment or reached the reminder's step.
+ */
+export async function queueRenewalEmail(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  email: {
+    orgId: number;
+    paymentId: number;
+    kind: Extract<EmailKind, "RENEWAL_NOTICE" | "RENEWAL_REMINDER">;
+    recipient: string;
+    now: number;
+  },
+): Promise<void> {
+  await queueEmail(trx, services, { ...email, refundId: null, resendOf: null });
+}
+
 /** A payment's e-mails, oldest first (the panel's payment page). */
 export function listPaymentEmails(
   ctx: OrgContext,

@@ -1,4 +1,6 @@
 import type { CustomerEmailRow } from "../../db/schema.ts";
+import { listLinkRenewals } from "../../db/subscription_renewals.ts";
+import { renewsByLink } from "../subscriptions/link_schedule.ts";
 import { listPaymentEmails } from "../emails/outbox.ts";
 import type { OrgContext } from "../context.ts";
 import { formatMajorAmount } from "../money.ts";
@@ -49,6 +51,40 @@ export interface PaymentView {
   offerName: string;
   metadata: [string, string][];
   paymentPageUrl: string;
+  /** Its subscription's latest renewal payments sent by link, newest first. */
+  renewals: RenewalLinkView[];
+  /** Whether this environment renews subscriptions by pay link (its provider cannot charge). */
+  renewsByLink: boolean;
+}
+
+/** A renewal payment the customer was sent a link to, and every e-mail sent about it. */
+export interface RenewalLinkView {
+  paymentId: string;
+  status: string;
+  periodIndex: number;
+  url: string;
+  expiresAt: number;
+  emails: CustomerEmailRow[];
+}
+
+/** How many renewal links a payment's page shows: the current period's, with room for retries. */
+const RENEWAL_LINKS_SHOWN = 5;
+
+async function renewalLinksOf(
+  ctx: OrgContext,
+  subscriptionId: number | undefined,
+  publicUrl: string,
+): Promise<RenewalLinkView[]> {
+  if (subscriptionId === undefined) return [];
+  const renewals = await listLinkRenewals(ctx.db, subscriptionId, RENEWAL_LINKS_SHOWN);
+  return await Promise.all(renewals.map(async (renewal) => ({
+    paymentId: renewal.payment_public_id,
+    status: renewal.payment_status,
+    periodIndex: renewal.period_index,
+    url: paymentUrl(publicUrl, renewal.payment_public_id),
+    expiresAt: renewal.payment_expires_at,
+    emails: await listPaymentEmails(ctx, { id: renewal.payment_id }),
+  })));
 }
 
 /** Loads a payment's page, or throws 404. */
@@ -66,6 +102,8 @@ export async function loadPaymentView(
     offerName: names.get(payment.offer_id) ?? payment.qr_id,
     metadata: Object.entries(JSON.parse(payment.metadata) as Record<string, string>),
     paymentPageUrl: paymentUrl(publicUrl, payment.public_id),
+    renewals: await renewalLinksOf(ctx, detail.subscription?.id, publicUrl),
+    renewsByLink: renewsByLink(ctx.services),
   };
 }
 

@@ -12,6 +12,7 @@ import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { errorFields } from "../log.ts";
 import { ProviderUnavailableError } from "../providers/mod.ts";
+import { assertSubscriptionPayable } from "../subscriptions/link_rules.ts";
 import { assertPayable } from "./mod.ts";
 import { applyAttemptOutcome, type AttemptAnswer, POLL_INTERVAL_MS } from "./outcome.ts";
 
@@ -23,7 +24,7 @@ export interface Payer {
 /**
  * Opens an attempt for a pending payment in `trx` (system time `now`), before the provider hears
  * of it. Throws 409 while another attempt of the payment waits for the provider, or when the
- * payment can no longer be paid.
+ * payment can no longer be paid; a subscription's rules apply too (links.ts).
  */
 export async function openAttempt(
   trx: Kysely<EnvironmentSchema>,
@@ -34,6 +35,7 @@ export async function openAttempt(
 ): Promise<PaymentAttemptRow> {
   const current = (await findPayment(trx, payment.org_id, payment.public_id))!;
   assertPayable(current, orgNow);
+  await assertSubscriptionPayable(trx, services, current);
   // NOTE: with the unique index on open attempts, this makes a second code on the same payment
   // a 409 while the first is with the provider, so one payment is never charged twice.
   if (await findOpenAttempt(trx, current.id)) {

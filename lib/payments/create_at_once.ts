@@ -13,6 +13,7 @@ import {
   pendingPaymentRow,
   requireHttpsInProduction,
   requirePayableOffer,
+  requireRenewalAddress,
   toPayment,
 } from "./mod.ts";
 import type { CreatePaymentRequest } from "./schemas.ts";
@@ -53,7 +54,8 @@ export async function createPaymentAtOnce(
   try {
     requireHttpsInProduction(services, input.successUrl, "successUrl");
     requireHttpsInProduction(services, input.cancelUrl, "cancelUrl");
-    requirePayableOffer(services, input.qrId, offer);
+    requirePayableOffer(input.qrId, offer);
+    requireRenewalAddress(services, offer, input);
   } catch {
     return null;
   }

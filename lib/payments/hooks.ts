@@ -4,6 +4,7 @@ import type { EnvironmentSchema } from "../../db/schema.ts";
 import { checkoutPaymentHook } from "../checkout/hooks.ts";
 import type { Services } from "../context.ts";
 import { confirmationOnPayment } from "../emails/outbox.ts";
+import { renewalOnLinkPayment } from "../subscriptions/links.ts";
 import { startSubscriptionOnPayment } from "../subscriptions/start.ts";
 import type { PaymentStatus } from "./status.ts";
 
@@ -22,8 +23,14 @@ export type PaymentTransitionHook = (
 /**
  * What runs on every payment status change, in this order: checkout follows its payment (a
  * session completes, a wrong code counts), then a recurring offer's first payment starts its
- * subscription, then the customer's confirmation e-mail is queued.
+ * subscription (or a paid renewal link renews one), then the customer's confirmation e-mail is
+ * queued.
  */
 export function paymentTransitionHooks(): PaymentTransitionHook[] {
-  return [checkoutPaymentHook, startSubscriptionOnPayment, confirmationOnPayment];
+  return [
+    checkoutPaymentHook,
+    startSubscriptionOnPayment,
+    renewalOnLinkPayment,
+    confirmationOnPayment,
+  ];
 }

@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { requireRenewals } from "../providers/capabilities.ts";
 import { findOffer } from "../../db/offers.ts";
 import {
   findApiPayment,
@@ -22,6 +21,8 @@ import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
 import type { FailureCode } from "../providers/mod.ts";
+import { customerEmailRequired } from "../subscriptions/link_rules.ts";
+import { renewsByLink } from "../subscriptions/link_schedule.ts";
 import { openAttempt, type Payer, sendAttempt } from "./attempts.ts";
 import type { Page } from "../schemas.ts";
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from "./schemas.ts";
@@ -128,7 +129,8 @@ export async function createPayment(
   const now = ctx.now();
   const payment = await ctx.write(async (trx) => {
     const offer = await findOffer(trx, ctx.orgId, input.qrId);
-    requirePayableOffer(ctx.services, input.qrId, offer);
+    requirePayableOffer(input.qrId, offer);
+    requireRenewalAddress(ctx.services, offer, input);
     const record = await insertPendingPayment(
       trx,
       ctx.services,
@@ -141,9 +143,8 @@ export async function createPayment(
   return payment;
 }
 
-/** Throws the 404, 409 or 400 that says why `offer` cannot be paid for (see createPayment). */
+/** Throws the 404 or 409 that says why `offer` cannot be paid for (see createPayment). */
 export function requirePayableOffer(
-  services: Services,
   qrId: string,
   offer: OfferRow | undefined,
 ): asserts offer is OfferRow {
@@ -153,7 +154,20 @@ export function requirePayableOffer(
       param: "qrId",
     });
   }
-  requireRenewals(services.provider, { recurring: offer.recurring_interval !== null, qrId });
+}
+
+/**
+ * Throws 400 `customer_email_required` for a payment that would start a subscription renewed by
+ * link without the customer's e-mail address: its renewal links could never reach them.
+ */
+export function requireRenewalAddress(
+  services: Services,
+  offer: OfferRow,
+  input: CreatePaymentRequest,
+): void {
+  if (offer.recurring_interval !== null && !input.customer?.email && renewsByLink(services)) {
+    throw customerEmailRequired(offer.public_id);
+  }
 }
 
 /** What a payment the API creates for `offer` is made of. */

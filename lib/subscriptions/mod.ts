@@ -1,6 +1,5 @@
 import type { Kysely, Updateable } from "kysely";
 import type { EnvironmentSchema, SubscriptionRow, SubscriptionsTable } from "../../db/schema.ts";
-import { hasPendingRenewal } from "../../db/subscription_renewals.ts";
 import {
   findSubscription,
   findSubscriptionById,
@@ -15,6 +14,8 @@ import { type EventType, recordEvent } from "../events.ts";
 import type { RecurringInterval } from "../offers.ts";
 import { pageAfter } from "../pagination.ts";
 import type { Page } from "../schemas.ts";
+import { closeOpenRenewal } from "./link_rules.ts";
+import { renewsByLink } from "./link_schedule.ts";
 import type { BillingCycle } from "./periods.ts";
 import type { CancelSubscriptionRequest, ListSubscriptionsQuery, Subscription } from "./schemas.ts";
 import {
@@ -51,6 +52,7 @@ export function toSubscription(row: SubscriptionRecord): Subscription {
     nextChargeAt: canceled || row.cancel_at_period_end === 1
       ? null
       : toIsoOrNull(row.next_charge_at),
+    renewalPaymentId: row.renewal_payment_public_id,
     canceledAt: toIsoOrNull(row.canceled_at),
     cancellationReason: row.cancellation_reason as CancellationReason | null,
     customer: { email: row.customer_email, name: row.customer_name },
@@ -153,7 +155,8 @@ export function listSubscriptions(
 
 /**
  * Cancels a subscription now (`subscription.canceled`), or schedules the cancellation for the
- * end of the paid period (no event until it happens: the contract has no update event).
+ * end of the paid period (no event until it happens: the contract has no update event). Either
+ * way an unpaid renewal link is canceled (link_rules.ts).
  */
 export function cancelSubscription(
   ctx: OrgContext,
@@ -181,21 +184,19 @@ export function cancelSubscription(
         );
       }
       if (subscription.cancel_at_period_end === 1) return subscription;
+      const byLink = renewsByLink(ctx.services);
+      // Renewing by link, the customer is not asked to pay for a period that will not come.
+      if (byLink) await closeOpenRenewal(trx, ctx.services, subscription, now);
       const scheduled = await changeSubscription(trx, ctx.services, subscription, status, now, {
         cancel_at_period_end: 1,
+        ...(byLink && { next_charge_at: subscription.current_period_end }),
       });
       if (!scheduled) throw new Error("A subscription read in this transaction changed.");
       return scheduled;
     }
     // NOTE: a charge in flight may already have taken the customer's money; canceling under it
-    // would leave a paid renewal on a canceled subscription. The charge settles within seconds.
-    if (await hasPendingRenewal(trx, subscription.id)) {
-      throw new ApiError(
-        "subscription_renewal_in_progress",
-        `A renewal of the subscription '${subscriptionId}' is being charged right now; ` +
-          "retry the cancellation in a few seconds.",
-      );
-    }
+    // would leave a paid renewal on a canceled subscription. An unpaid link is canceled with it.
+    await closeOpenRenewal(trx, ctx.services, subscription, now);
     const canceled = await endSubscription(trx, ctx.services, subscription, "requested", now, now);
     if (!canceled) throw new Error("A subscription read in this transaction changed.");
     return canceled;

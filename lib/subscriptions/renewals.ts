@@ -23,6 +23,7 @@ import { errorFields } from "../log.ts";
 import { insertPendingPayment, transition } from "../payments/mod.ts";
 import type { RecurringChargeResult, RecurringCharges } from "../providers/mod.ts";
 import type { ScheduledJob } from "../scheduler.ts";
+import { runLinkRenewals } from "./links.ts";
 import { changeSubscription, cycleOf, endSubscription, SUBSCRIPTION_RENEWALS_JOB } from "./mod.ts";
 import { period } from "./periods.ts";
 import { MAX_RENEWAL_ATTEMPTS, RENEWAL_RETRY_DELAYS_MS } from "./status.ts";
@@ -100,7 +101,7 @@ async function claimRenewals(
   const leaseUntil = now + LEASE_MS;
   const ids = await reclaimStaleRenewals(trx, now, leaseUntil, BATCH_SIZE);
   const due = ids.length < BATCH_SIZE
-    ? await findDueSubscriptions(trx, now, BATCH_SIZE - ids.length)
+    ? await findDueSubscriptions(trx, now, BATCH_SIZE - ids.length, "no-open-renewal")
     : [];
   for (const subscription of due) {
     // The run's `now` decides what is due; records get the time they are written at.
@@ -208,7 +209,8 @@ async function chargeRenewal(
 
 /**
  * Charges subscription renewals when their period ends (in each organisation's time), resumes
- * charges whose process died, and ends subscriptions canceled at period end. Claims are leased
+ * charges whose process died, and ends subscriptions canceled at period end. With a provider
+ * that cannot charge a stored method, sends renewal links instead (links.ts). Claims are leased
  * in the database, so two processes over one database never charge a period twice.
  */
 export function subscriptionRenewalsJob(services: Services): ScheduledJob {
@@ -216,12 +218,15 @@ export function subscriptionRenewalsJob(services: Services): ScheduledJob {
   return {
     name: SUBSCRIPTION_RENEWALS_JOB,
     async run(now) {
-      // Without the capability no subscription can start (see lib/providers/capabilities.ts).
+      // A provider that cannot charge a stored method: the customer pays each renewal's link.
       const renewals = services.provider.renewals;
-      if (renewals === null) return null;
+      if (renewals === null) return await runLinkRenewals(services, now);
       for (let round = 0; round < MAX_ROUNDS; round++) {
         // A read first, so an idle run costs no write transaction.
-        const times = [await nextSubscriptionChargeAt(db), await nextRenewalLeaseEnd(db)]
+        const times = [
+          await nextSubscriptionChargeAt(db, "no-open-renewal"),
+          await nextRenewalLeaseEnd(db),
+        ]
           .filter((at): at is number => at !== null);
         const next = times.length === 0 ? null : Math.min(...times);
         if (next === null || next > now) return next;

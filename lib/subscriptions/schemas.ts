@@ -33,7 +33,12 @@ export const Subscription = z.strictObject({
   currentPeriodEnd: Timestamp,
   cancelAtPeriodEnd: z.boolean(),
   nextChargeAt: Timestamp.nullable().meta({
-    description: "When the next renewal (or retry) is charged; null if none will be.",
+    description: "When the next renewal (or retry) is charged; renewing by pay link, when the " +
+      "next renewal step happens (the link's notice, a reminder, the cancellation); null if none.",
+  }),
+  renewalPaymentId: z.string().nullable().meta({
+    description: "Renewing by pay link: the renewal payment the customer was sent and has not " +
+      "paid yet (its hosted page is the link); null otherwise.",
   }),
   canceledAt: Timestamp.nullable(),
   cancellationReason: z.enum(CANCELLATION_REASONS).nullable(),
@@ -47,6 +52,8 @@ export const Subscription = z.strictObject({
 }).meta({
   id: "Subscription",
   description: "Started by a successful payment for a recurring offer; renewed by a charge at " +
-    "the end of each period. Periods are anchored on the start, in UTC calendar steps.",
+    "the end of each period, or, where the provider cannot charge a stored method, by a pay " +
+    "link the customer is e-mailed before it ends. Periods are anchored on the start, in UTC " +
+    "calendar steps.",
 });
 export type Subscription = z.infer<typeof Subscription>;

@@ -6,6 +6,7 @@ import type { PaymentTransitionHook } from "../payments/hooks.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import type { RecurringInterval } from "../offers.ts";
+import { nextRenewalAt } from "./link_schedule.ts";
 import { SUBSCRIPTION_RENEWALS_JOB, toSubscription } from "./mod.ts";
 import { period } from "./periods.ts";
 
@@ -30,6 +31,7 @@ export const startSubscriptionOnPayment: PaymentTransitionHook = async (
     count: offer.recurring_interval_count ?? 1,
   };
   const first = period(now, cycle, 0);
+  const nextAt = nextRenewalAt(services, first);
   const row = await insertSubscription(trx, {
     public_id: newId("subscription"),
     org_id: payment.org_id,
@@ -50,7 +52,7 @@ export const startSubscriptionOnPayment: PaymentTransitionHook = async (
     current_period_start: first.start,
     current_period_end: first.end,
     cancel_at_period_end: 0,
-    next_charge_at: first.end,
+    next_charge_at: nextAt,
     cancellation_reason: null,
     created_at: now,
     updated_at: now,
@@ -62,6 +64,7 @@ export const startSubscriptionOnPayment: PaymentTransitionHook = async (
     qr_id: payment.qr_id,
     first_payment_public_id: payment.public_id,
     latest_payment_public_id: payment.public_id,
+    renewal_payment_public_id: null,
   };
   await recordEvent(trx, {
     orgId: payment.org_id,
@@ -71,6 +74,6 @@ export const startSubscriptionOnPayment: PaymentTransitionHook = async (
     data: toSubscription(record),
   });
   // `now` is the organisation's time; the scheduler runs on the system clock.
-  const dueAt = services.clock.now() + (first.end - now);
+  const dueAt = services.clock.now() + (nextAt - now);
   afterCommit(trx, () => services.scheduler.wake(SUBSCRIPTION_RENEWALS_JOB, dueAt));
 };

@@ -47,8 +47,8 @@ export const checkoutSessions = createApiRouter()
       summary: "Create a checkout session for an offer",
       description: "The session's `embedUrl` may only be framed by the origin of `embedLink`, " +
         "which must be on the allowlist (`PUT /api/v1/checkout-settings`), else 400 " +
-        "`embed_origin_not_allowed`. 400 `provider_unsupported` for a recurring offer the " +
-        "payment provider cannot renew.",
+        "`embed_origin_not_allowed`. For a recurring offer renewed by pay link, the customer's " +
+        "code is refused (400 `customer_email_required`) until they give an e-mail address.",
       tags,
       request: {
         headers: idempotencyHeader,

@@ -40,7 +40,8 @@ function createPaymentRoute(path: string, operationId: string, summary: string) 
     summary,
     description:
       "Creates a hosted payment link for an offer. `POST /payments` is the same operation. " +
-      "400 `provider_unsupported` for a recurring offer the payment provider cannot renew.",
+      "400 `customer_email_required` (`param: customer.email`) for a recurring offer renewed " +
+      "by pay link (the provider cannot charge a stored method) without `customer.email`.",
     tags,
     request: { headers: idempotencyHeader, body: jsonBody(CreatePaymentRequest) },
     responses: {

@@ -71,8 +71,9 @@ export const subscriptions = createApiRouter()
       summary: "Cancel a subscription",
       description: "Cancels now (`subscription.canceled`), or with `atPeriodEnd: true` at the " +
         "end of the paid period instead of renewing. No refund is made; refund the latest " +
-        "payment if you owe one. 409 if already CANCELED, if `atPeriodEnd` is asked of a " +
-        "PAST_DUE subscription, or while a renewal is being charged.",
+        "payment if you owe one. An unpaid renewal link is canceled with it (`payment.canceled`), " +
+        "so the customer can no longer pay it. 409 if already CANCELED, if `atPeriodEnd` is " +
+        "asked of a PAST_DUE subscription, or while a renewal is being charged or paid.",
       tags,
       request: {
         headers: idempotencyHeader,

@@ -106,6 +106,37 @@ export class RecordingProvider implements PaymentProvider {
 }
 
 /**
+ * The sandbox simulator as a provider that cannot charge a stored method (PayU's capability),
+ * so renewals go by link; counts the codes that reached it.
+ */
+export class LinkOnlyProvider implements PaymentProvider {
+  readonly #sandbox = new SandboxProvider();
+  readonly name = "link-only";
+  readonly health = this.#sandbox.health;
+  readonly orderValidityMs = this.#sandbox.orderValidityMs;
+  readonly renewals = null;
+  /** The payments whose codes reached the provider, in order. */
+  readonly authorized: string[] = [];
+
+  authorize(request: AuthorizationRequest) {
+    this.authorized.push(request.paymentId);
+    return this.#sandbox.authorize(request);
+  }
+  lookup(...args: Parameters<SandboxProvider["lookup"]>) {
+    return this.#sandbox.lookup(...args);
+  }
+  cancel() {
+    return this.#sandbox.cancel();
+  }
+  refund(...args: Parameters<SandboxProvider["refund"]>) {
+    return this.#sandbox.refund(...args);
+  }
+  lookupRefund(...args: Parameters<SandboxProvider["lookupRefund"]>) {
+    return this.#sandbox.lookupRefund(...args);
+  }
+}
+
+/**
  * A second process of the same environment: its own connections to the test app's files. With
  * `timers` its scheduler runs jobs by itself, as the server's does.
  */

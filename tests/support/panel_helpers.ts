@@ -4,6 +4,7 @@ import { updateUserPassword } from "../../db/users.ts";
 import type { Plan, Role } from "../../lib/plans.ts";
 import { csrfTokenOf } from "../../lib/accounts/sessions.ts";
 import type { PasswordHasher } from "../../lib/passwords.ts";
+import type { PaymentProvider } from "../../lib/providers/mod.ts";
 import { makeTestApp, TEST_PASSWORDS, type TestApp } from "./helpers.ts";
 
 /** A password that passes the panel's rules, for test users. */
@@ -163,12 +164,14 @@ export async function signedInApp(
     plan?: Plan;
     env?: Record<string, string>;
     environment?: "sandbox" | "production";
+    provider?: PaymentProvider;
   } = {},
 ): Promise<{ t: TestApp; agent: PanelAgent; email: string }> {
   const t = await makeTestApp({
     plan: options.plan,
     env: options.env,
     environment: options.environment,
+    provider: options.provider,
   });
   const email = `${(options.role ?? "OWNER").toLowerCase()}@acme.test`;
   const user = await addUser(t, { email, role: options.role ?? "OWNER", name: "Ada Lovelace" });

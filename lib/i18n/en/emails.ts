@@ -28,4 +28,16 @@ export const emails = {
   "email.seller.contactWithPhone": "Questions? Write to us: {email} or call: {phone}",
   "email.footer.reply": "You can reply to this e-mail: your reply goes to the seller.",
   "email.footer.sentBy": "Sent on behalf of {shop} by Paystead, which processed the payment.",
+  "email.renewal.notice.subject": "Renew your subscription – {shop}",
+  "email.renewal.notice.heading": "Your subscription ends on {date}",
+  "email.renewal.notice.intro":
+    "To keep {offer}, pay {amount} for the next period with BLIK. It takes a minute: open the link and enter the code from your banking app.",
+  "email.renewal.reminder.subject": "Reminder: renew your subscription – {shop}",
+  "email.renewal.reminder.heading": "Your subscription is waiting for payment",
+  "email.renewal.reminder.intro":
+    "The period you paid for ended on {date}. Pay {amount} with BLIK by {deadline} to keep {offer}; after that the subscription is canceled.",
+  "email.renewal.action": "Pay now",
+  "email.renewal.details": "Renewal",
+  "email.renewal.period": "Next period: {start} – {end}",
+  "email.renewal.deadline": "Pay by",
 } as const;

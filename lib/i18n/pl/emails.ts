@@ -33,4 +33,16 @@ export const emails: EmailMessages = {
   "email.footer.reply": "Możesz odpowiedzieć na tę wiadomość – odpowiedź trafi do sprzedawcy.",
   "email.footer.sentBy":
     "Wiadomość od sprzedawcy {shop}, wysłana przez Paystead – serwis obsługujący płatność.",
+  "email.renewal.notice.subject": "Odnów subskrypcję – {shop}",
+  "email.renewal.notice.heading": "Twoja subskrypcja wygasa {date}",
+  "email.renewal.notice.intro":
+    "Aby nadal korzystać z: {offer}, zapłać {amount} za kolejny okres kodem BLIK. To zajmie chwilę: otwórz link i wpisz kod z aplikacji bankowej.",
+  "email.renewal.reminder.subject": "Przypomnienie: odnów subskrypcję – {shop}",
+  "email.renewal.reminder.heading": "Twoja subskrypcja czeka na płatność",
+  "email.renewal.reminder.intro":
+    "Opłacony okres zakończył się {date}. Zapłać {amount} kodem BLIK do {deadline}, aby nadal korzystać z: {offer}. Po tym terminie subskrypcja zostanie anulowana.",
+  "email.renewal.action": "Zapłać teraz",
+  "email.renewal.details": "Odnowienie",
+  "email.renewal.period": "Kolejny okres: {start} – {end}",
+  "email.renewal.deadline": "Termin płatności",
 };

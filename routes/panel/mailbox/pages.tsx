@@ -14,6 +14,8 @@ import { MAILBOX_HREF } from "./href.ts";
 
 const KIND_LABELS: Record<string, string> = {
   PAYMENT_CONFIRMATION: "Payment confirmation",
+  RENEWAL_NOTICE: "Renewal notice",
+  RENEWAL_REMINDER: "Renewal reminder",
   REFUND_NOTICE: "Refund notice",
 };
 

@@ -1,12 +1,16 @@
 import { Card, ConfirmAction, DateTime, Id, StatusBadge } from "../../../components/panel/ui.tsx";
 import type { CustomerEmailRow } from "../../../db/schema.ts";
 
-const KIND_LABELS: Record<string, string> = {
+/** What each kind of customer e-mail is called in the panel. */
+export const KIND_LABELS: Record<string, string> = {
   PAYMENT_CONFIRMATION: "Payment confirmation",
   REFUND_NOTICE: "Refund notice",
+  RENEWAL_NOTICE: "Renewal notice",
+  RENEWAL_REMINDER: "Renewal reminder",
 };
 
-const STATUS_LABELS: Record<string, string> = {
+/** What each outbox status is called in the panel. */
+export const STATUS_LABELS: Record<string, string> = {
   PENDING: "Sending",
   SENT: "Sent",
   FAILED: "Failed",

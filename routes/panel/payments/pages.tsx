@@ -158,6 +158,8 @@ export function PaymentDetailPage(props: {
           />
           <SubscriptionCard
             subscription={view.detail.subscription}
+            renewals={view.renewals}
+            renewsByLink={view.renewsByLink}
             canCancel={actions.cancelSubscription}
             csrf={csrf}
           />

@@ -8,11 +8,77 @@ import {
   Money,
   StatusBadge,
 } from "../../../components/panel/ui.tsx";
+import type { CustomerEmailRow } from "../../../db/schema.ts";
+import type { RenewalLinkView } from "../../../lib/panel/payments.ts";
 import type { SubscriptionRecord } from "../../../lib/subscriptions/mod.ts";
+import { KIND_LABELS, STATUS_LABELS } from "./emails_card.tsx";
+
+function RenewalEmail(props: { email: CustomerEmailRow }) {
+  const { email } = props;
+  return (
+    <li>
+      {KIND_LABELS[email.kind] ?? email.kind} to {email.recipient}:{" "}
+      {STATUS_LABELS[email.status] ?? email.status}, queued <DateTime at={email.created_at} />
+      {email.last_error && <span class="muted small">({email.last_error})</span>}
+    </li>
+  );
+}
+
+/**
+ * Renewals by pay link: each renewal payment, the link the customer was sent, and every e-mail
+ * about it (a renewal that is not paid is easiest to chase from here).
+ */
+function RenewalLinks(props: { renewals: RenewalLinkView[] }) {
+  if (props.renewals.length === 0) return null;
+  return (
+    <div class="stack" id="renewal-links">
+      <h3>Renewal by pay link</h3>
+      {props.renewals.map((renewal) => (
+        <div
+          key={renewal.paymentId}
+          class="renewal-link"
+          id={`renewal-${renewal.paymentId}`}
+        >
+          <Facts>
+            <Fact label="Renewal payment">
+              <a href={`/panel/payments/${renewal.paymentId}`}>
+                <Id>{renewal.paymentId}</Id>
+              </a>{" "}
+              <StatusBadge status={renewal.status} />
+            </Fact>
+            <Fact label="Pay link">
+              <a href={renewal.url}>{renewal.url}</a>
+            </Fact>
+            <Fact label="Payable until">
+              <DateTime at={renewal.expiresAt} />
+            </Fact>
+            <Fact label="E-mails">
+              {renewal.emails.length === 0
+                ? <span class="muted">none (the customer has no e-mail address)</span>
+                : (
+                  <ul class="plain-list">
+                    {renewal.emails.map((email) => (
+                      <RenewalEmail key={email.public_id} email={email} />
+                    ))}
+                  </ul>
+                )}
+            </Fact>
+          </Facts>
+        </div>
+      ))}
+    </div>
+  );
+}
 
 /** The subscription a payment started, and for those who may, ending it. */
 export function SubscriptionCard(
-  props: { subscription: SubscriptionRecord | null; canCancel: boolean; csrf: string },
+  props: {
+    subscription: SubscriptionRecord | null;
+    renewals: RenewalLinkView[];
+    renewsByLink: boolean;
+    canCancel: boolean;
+    csrf: string;
+  },
 ) {
   const { subscription } = props;
   if (!subscription) return null;
@@ -37,7 +103,7 @@ export function SubscriptionCard(
           <DateTime at={subscription.current_period_start} /> –{" "}
           <DateTime at={subscription.current_period_end} />
         </Fact>
-        <Fact label="Next charge">
+        <Fact label={props.renewsByLink ? "Next renewal step" : "Next charge"}>
           {canceled || subscription.cancel_at_period_end === 1
             ? <span class="muted">none</span>
             : <DateTime at={subscription.next_charge_at} />}
@@ -51,6 +117,7 @@ export function SubscriptionCard(
           </Fact>
         )}
       </Facts>
+      <RenewalLinks renewals={props.renewals} />
       {!canceled && props.canCancel && (
         <div class="actions">
           {subscription.status === "ACTIVE" && subscription.cancel_at_period_end === 0 && (
@@ -73,8 +140,8 @@ export function SubscriptionCard(
             confirmLabel="Cancel the subscription now"
             fields={{ atPeriodEnd: "false" }}
           >
-            The subscription ends at once and nothing more is charged. This does not refund the
-            current period; refund the payment for that.
+            The subscription ends at once and nothing more is charged; an unpaid renewal link is
+            canceled with it. This does not refund the current period; refund the payment for that.
           </ConfirmAction>
         </div>
       )}
