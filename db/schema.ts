@@ -161,6 +161,11 @@ export interface PaymentsTable {
   failed_at: number | null;
   canceled_at: number | null;
   expired_at: number | null;
+  /** The language asked for, `pl` or `en`; null for `auto` (migration 0009). */
+  locale: string | null;
+  /** The invoice the customer asked for: the company's name and NIP (migration 0009). */
+  invoice_company_name: string | null;
+  invoice_tax_id: string | null;
 }
 
 interface EventsTable {

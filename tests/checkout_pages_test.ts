@@ -41,8 +41,11 @@ async function setUp(options: Parameters<typeof makeTestApp>[0] = {}) {
   return { t, offer };
 }
 
+/** These pages' words are asserted in English; tests/customer_language_test.ts covers Polish. */
 function get(t: TestApp, path: string, headers: Record<string, string> = {}) {
-  return t.app.request(path, { headers: { accept: "text/html", ...headers } });
+  return t.app.request(path, {
+    headers: { accept: "text/html", "accept-language": "en", ...headers },
+  });
 }
 
 function submit(

@@ -112,6 +112,9 @@ export function quickstartSamples(publicUrl: string, now: number, embedLink: str
     canceled_at: null,
     expired_at: null,
     version: 1,
+    locale: null,
+    invoice_company_name: null,
+    invoice_tax_id: null,
   });
   const endpoint = toWebhookEndpoint({
     id: 0,
@@ -160,6 +163,7 @@ export function quickstartSamples(publicUrl: string, now: number, embedLink: str
     payment_status: paid ? "SUCCEEDED" : null,
     payment_failure_code: null,
     payment_processing_at: null,
+    payment_customer_email: null,
     locale: null,
   });
   return {

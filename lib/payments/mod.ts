@@ -21,6 +21,7 @@ import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
 import type { FailureCode } from "../providers/mod.ts";
+import { isLanguage, type Language } from "../i18n/mod.ts";
 import { openAttempt, type Payer, sendAttempt } from "./attempts.ts";
 import type { Page } from "../schemas.ts";
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from "./schemas.ts";
@@ -65,6 +66,7 @@ export function toPayment(row: PaymentApiRow, publicUrl: string): Payment {
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     version: row.version,
+    locale: isLanguage(row.locale) ? row.locale : "auto",
   };
 }
 
@@ -168,7 +170,13 @@ export function apiPaymentFields(
     metadata: input.metadata ?? {},
     expiresAt: now + input.expiresInMinutes * 60_000,
     now,
+    locale: storedLocale(input.locale),
   };
+}
+
+/** The `locale` column of a requested locale: `auto` (or none) is stored as null. */
+export function storedLocale(locale: "pl" | "en" | "auto" | undefined): Language | null {
+  return locale === "pl" || locale === "en" ? locale : null;
 }
 
 /** A new payment's own fields; the offer gives the rest. */
@@ -183,6 +191,10 @@ interface PendingPaymentFields {
   metadata: Record<string, string>;
   expiresAt: number;
   now: number;
+  /** The customer's language, null for `auto`. */
+  locale?: Language | null;
+  /** The invoice the customer asked for. */
+  invoice?: { companyName: string; taxId: string } | null;
 }
 
 /** The row of a new PENDING payment for `offer`. */
@@ -209,6 +221,9 @@ export function pendingPaymentRow(
     processing_deadline_at: null,
     created_at: fields.now,
     updated_at: fields.now,
+    locale: fields.locale ?? null,
+    invoice_company_name: fields.invoice?.companyName ?? null,
+    invoice_tax_id: fields.invoice?.taxId ?? null,
   };
 }
 

@@ -11,6 +11,12 @@ export const Customer = z.strictObject({
   }),
 }).meta({ id: "CustomerInput" });
 
+/** The language of the customer's pages and e-mails; `auto` follows their browser. */
+export const CustomerLocale = z.enum(["pl", "en", "auto"]).meta({
+  description: "The language of the customer's pages and e-mails: `pl`, `en`, or `auto` " +
+    "(the default) for the customer's browser, then the organisation's default language.",
+});
+
 export const CreatePaymentRequest = z.strictObject({
   qrId: z.string().min(1).max(100).meta({ description: "The offer to pay for." }),
   quantity: z.int().min(1).max(1000).default(1),
@@ -21,6 +27,7 @@ export const CreatePaymentRequest = z.strictObject({
     description: "How long the payment link stays payable, 1 to 1440 minutes.",
   }),
   metadata: Metadata.optional(),
+  locale: CustomerLocale.optional(),
 }).meta({ id: "CreatePaymentRequest" });
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
 
@@ -56,5 +63,6 @@ export const Payment = z.strictObject({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version,
+  locale: CustomerLocale,
 }).meta({ id: "Payment", description: "A customer payment for an offer." });
 export type Payment = z.infer<typeof Payment>;
