@@ -15,7 +15,9 @@ export function SellerFooter(props: { seller: Seller; t: Translator["t"] }) {
       </p>
       {seller.address.length > 0 && (
         <address class="seller__address">
-          {seller.address.map((line) => <span class="seller__line">{line}</span>)}
+          {seller.address.map((line, index) => (
+            <span key={index} class="seller__line">{line}</span>
+          ))}
         </address>
       )}
       {seller.taxId && <p>{t("footer.taxId", { taxId: seller.taxId })}</p>}

@@ -69,7 +69,7 @@ export const customer = {
   "failed.code_expired":
     "The BLIK code expired before it was used. A code is valid for 2 minutes: generate a new one and enter it straight away.",
   "failed.code_canceled":
-    "The BLIK code was cancelled in your banking app. Generate a new code to try again.",
+    "The BLIK code was canceled in your banking app. Generate a new code to try again.",
   "failed.code_already_used":
     "That BLIK code has already been used. Generate a new code and try again.",
   "failed.timeout":
@@ -91,8 +91,8 @@ export const customer = {
   "expired.linkTitle": "This payment link has expired",
   "expired.linkText": "Nothing was charged. Ask {merchant} for a new payment link.",
 
-  "canceled.title": "This payment was cancelled",
-  "canceled.text": "{merchant} cancelled this payment. Nothing was charged.",
+  "canceled.title": "This payment was canceled",
+  "canceled.text": "{merchant} canceled this payment. Nothing was charged.",
 
   "action.cancel": "Cancel",
   "action.back": "Return to {merchant}",
