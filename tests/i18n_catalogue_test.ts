@@ -86,3 +86,13 @@ Deno.test("[i18n] the language: ?lang, then locale, then Accept-Language, then t
     assert.equal(chooseLanguage(signals), expected, JSON.stringify(signals));
   }
 });
+
+Deno.test("[i18n] embed.js carries the catalogue's words for its onError message", async () => {
+  const script = await Deno.readTextFile(new URL("../static/embed.js", import.meta.url));
+  const block = /const NOT_READY = \{\s*pl: "([^"]+)",\s*en: "([^"]+)",\s*\};/.exec(script);
+  assert.ok(block, "embed.js names its messages in NOT_READY");
+  assert.deepEqual([block[1], block[2]], [
+    translator("pl").t("embed.notReady"),
+    translator("en").t("embed.notReady"),
+  ]);
+});
