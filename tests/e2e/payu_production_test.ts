@@ -196,7 +196,9 @@ Deno.test("[e2e] one payment.succeeded webhook per PayU payment, however PayU re
     const payment = await call(server.url, key, "POST", "/payments", { qrId: offer.body.qrId }, {
       "idempotency-key": "webhook-order",
     });
-    const page = await (await fetch(`${server.url}/pay/${payment.body.paymentId}`)).text();
+    const page = await (await fetch(`${server.url}/pay/${payment.body.paymentId}`, {
+      headers: { "accept-language": "en" },
+    })).text();
     assert.match(page, /Test mode: no real money moves\./);
     assert.equal(
       page.includes("Sandbox test codes"),
