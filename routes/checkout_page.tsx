@@ -18,7 +18,8 @@ import { switchLink } from "./customer_language.ts";
 export function CheckoutPage(props: { page: SessionPage; lang: string; entered?: EnteredDetails }) {
   const { page } = props;
   const { session, summary, state } = page;
-  const { t } = translator(page.language);
+  const words = translator(page.language);
+  const { t } = words;
   const path = `/checkout/${session.public_id}`;
   return (
     <Layout
@@ -47,7 +48,7 @@ export function CheckoutPage(props: { page: SessionPage; lang: string; entered?:
               cancelUrl: session.cancel_url,
               expiresInSeconds: page.expiresInSeconds,
               initial: state,
-              text: codeEntryText(t, {
+              text: codeEntryText(words, {
                 merchant: summary.merchantName,
                 amount: summary.totalLabel,
                 embedded: true,

@@ -18,7 +18,8 @@ import { switchLink } from "./customer_language.ts";
 export function HostedPage(props: { page: PaymentPage; lang: string; entered?: EnteredDetails }) {
   const { page } = props;
   const { payment, summary, state } = page;
-  const { t } = translator(page.language);
+  const words = translator(page.language);
+  const { t } = words;
   const path = `/pay/${payment.public_id}`;
   return (
     <Layout
@@ -50,7 +51,7 @@ export function HostedPage(props: { page: PaymentPage; lang: string; entered?: E
                 cancelUrl: payment.cancel_url,
                 expiresInSeconds: page.expiresInSeconds,
                 initial: state,
-                text: codeEntryText(t, {
+                text: codeEntryText(words, {
                   merchant: summary.merchantName,
                   amount: summary.totalLabel,
                   embedded: false,

@@ -534,8 +534,13 @@ Deno.test("[customers] a failed code is not the end: the hosted page starts the 
         (await (await post(t, `/pay/${nextId}`, { code: "777123" })).json()).phase,
         "succeeded",
       );
-      // Only a failed payment starts again.
+      // Only a failed payment starts again; a pending one (a provider that could not be
+      // reached leaves it so) takes the next code itself.
       assert.equal((await post(t, `/pay/${nextId}/again`, "", FORM)).status, 409);
+      const pending = await createTestPayment(t, offer.qrId);
+      const same = await post(t, `/pay/${pending.paymentId}/again`, "", FORM);
+      assert.equal(same.status, 303);
+      assert.equal(same.headers.get("location"), `/pay/${pending.paymentId}`);
     });
     await s.step("wrong codes count across the new payments, up to the lock", async () => {
       let current = pathOf((await createTestPayment(t, offer.qrId)).paymentUrl as string);

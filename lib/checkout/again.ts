@@ -17,14 +17,16 @@ import { assertCodeEntryOpen, carryCodeGuard } from "./guard.ts";
  * code: a failed payment is final (CONTRACT "Payments"), the purchase is not. The new payment
  * copies the failed one (offer, amount, quantity, customer, invoice, language, redirects,
  * metadata), keeps its expiry, so the merchant's deadline holds, and its wrong-code counter.
- * 409 when the payment has not failed, has expired or its offer was deactivated; 429 while code
- * entry is locked.
+ * A payment still PENDING is its own next try. 409 when the payment succeeded, was canceled, has
+ * expired or its offer was deactivated; 429 while code entry is locked.
  */
 export async function startPaymentAgain(
   services: Services,
   payment: PaymentRecord,
 ): Promise<PaymentRecord> {
   const ctx = await orgContextOnClock(services, payment.org_id);
+  // A provider that could not be reached leaves the payment PENDING: it takes the next code.
+  if (payment.status === "PENDING" && payment.expires_at > ctx.now()) return payment;
   if (payment.status !== "FAILED") {
     throw new ApiError(
       "payment_already_final",
