@@ -19,8 +19,6 @@ interface CodeEntryProps {
   sessionId: string | null;
   /** The only origin CHECKOUT_* messages go to: the session's embedLink origin. */
   parentOrigin: string | null;
-  merchantName: string;
-  amountLabel: string;
   successUrl: string | null;
   cancelUrl: string | null;
   /** Seconds until the session or payment expires, at render time. */

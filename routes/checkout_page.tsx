@@ -42,8 +42,6 @@ export function CheckoutPage(props: { page: SessionPage; lang: string; entered?:
               stateUrl: `${path}/state`,
               sessionId: session.public_id,
               parentOrigin: session.embed_origin,
-              merchantName: summary.merchantName,
-              amountLabel: summary.totalLabel,
               successUrl: session.success_url,
               cancelUrl: session.cancel_url,
               expiresInSeconds: page.expiresInSeconds,

@@ -45,8 +45,6 @@ export function HostedPage(props: { page: PaymentPage; lang: string; entered?: E
                 stateUrl: `${path}/state`,
                 sessionId: null,
                 parentOrigin: null,
-                merchantName: summary.merchantName,
-                amountLabel: summary.totalLabel,
                 successUrl: payment.success_url,
                 cancelUrl: payment.cancel_url,
                 expiresInSeconds: page.expiresInSeconds,
