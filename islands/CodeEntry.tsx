@@ -6,6 +6,7 @@ import { BANK_CONFIRM_SECONDS, type CheckoutState } from "../lib/checkout/state.
 import { type CodeEntryText, PAYMENT_SLOT, TIME_SLOT } from "../lib/checkout/code_entry_text.ts";
 import type { FailureCode } from "../lib/providers/mod.ts";
 import { type CheckoutMessage, postToParent } from "./messages.ts";
+import { CustomerFields, type EnteredDetails } from "../components/CustomerFields.tsx";
 
 /** What the server gives the code-entry island; it reaches the browser, so no secrets. */
 interface CodeEntryProps {
@@ -36,17 +37,6 @@ interface CodeEntryProps {
   entered?: EnteredDetails;
 }
 
-/** The customer's details as typed, and the field the server found wrong. */
-export interface EnteredDetails {
-  email: string;
-  invoice: boolean;
-  companyName: string;
-  taxId: string;
-  invalid: DetailsField | null;
-}
-
-type DetailsField = "email" | "companyName" | "taxId";
-
 const POLL_MS = 1500;
 /** Lets the merchant's page handle CHECKOUT_CANCELED before the iframe navigates it away. */
 const CANCEL_DELAY_MS = 250;
@@ -66,14 +56,6 @@ function clock(seconds: number): string {
 function lockedText(text: CodeEntryText, seconds: number): string {
   const minutes = Math.min(text.lockedMinutes.length, Math.max(1, Math.ceil(seconds / 60)));
   return text.lockedMinutes[minutes - 1];
-}
-
-function detailsError(text: CodeEntryText, field: DetailsField): string {
-  return field === "email"
-    ? text.emailInvalid
-    : field === "companyName"
-    ? text.companyNameMissing
-    : text.taxIdInvalid;
 }
 
 const NOTHING_ENTERED: EnteredDetails = {
@@ -367,7 +349,6 @@ export default function CodeEntry(props: CodeEntryProps) {
     )
     : null;
 
-  const invalid = details.invalid;
   let body: ComponentChildren;
   switch (state.phase) {
     case "ready":
@@ -402,83 +383,14 @@ export default function CodeEntry(props: CodeEntryProps) {
             }}
           />
           {fieldError && <p id="code-error" class="field-error">{fieldError}</p>}
-          {props.askEmail && (
-            <div class="customer-field">
-              <label class="field-label" for="email">{text.emailLabel}</label>
-              <input
-                id="email"
-                name="email"
-                class="text-input"
-                type="email"
-                autoComplete="email"
-                maxLength={254}
-                value={details.email}
-                aria-invalid={invalid === "email" ? "true" : "false"}
-                aria-describedby={invalid === "email" ? "email-hint email-error" : "email-hint"}
-                onInput={(event) =>
-                  enter({ email: (event.currentTarget as HTMLInputElement).value })}
-              />
-              <p class="hint" id="email-hint">{text.emailHint}</p>
-              {invalid === "email" && (
-                <p id="email-error" class="field-error">{detailsError(text, "email")}</p>
-              )}
-            </div>
-          )}
-          {props.offersInvoices && (
-            <fieldset class="invoice">
-              <legend class="visually-hidden">{text.invoice}</legend>
-              <label class="checkbox">
-                <input
-                  type="checkbox"
-                  name="invoice"
-                  checked={details.invoice}
-                  onChange={(event) =>
-                    enter({ invoice: (event.currentTarget as HTMLInputElement).checked })}
-                />{" "}
-                {text.invoice}
-              </label>
-              {(details.invoice || !hydrated) && (
-                <div class="invoice__fields">
-                  <label class="field-label" for="companyName">{text.companyName}</label>
-                  <input
-                    id="companyName"
-                    name="companyName"
-                    class="text-input"
-                    type="text"
-                    autoComplete="organization"
-                    maxLength={200}
-                    value={details.companyName}
-                    aria-invalid={invalid === "companyName" ? "true" : "false"}
-                    aria-describedby={invalid === "companyName" ? "companyName-error" : undefined}
-                    onInput={(event) =>
-                      enter({ companyName: (event.currentTarget as HTMLInputElement).value })}
-                  />
-                  {invalid === "companyName" && (
-                    <p id="companyName-error" class="field-error">
-                      {detailsError(text, "companyName")}
-                    </p>
-                  )}
-                  <label class="field-label" for="taxId">{text.taxId}</label>
-                  <input
-                    id="taxId"
-                    name="taxId"
-                    class="text-input"
-                    type="text"
-                    inputMode="numeric"
-                    maxLength={20}
-                    value={details.taxId}
-                    aria-invalid={invalid === "taxId" ? "true" : "false"}
-                    aria-describedby={invalid === "taxId" ? "taxId-error" : undefined}
-                    onInput={(event) =>
-                      enter({ taxId: (event.currentTarget as HTMLInputElement).value })}
-                  />
-                  {invalid === "taxId" && (
-                    <p id="taxId-error" class="field-error">{detailsError(text, "taxId")}</p>
-                  )}
-                </div>
-              )}
-            </fieldset>
-          )}
+          <CustomerFields
+            text={text}
+            askEmail={props.askEmail}
+            offersInvoices={props.offersInvoices}
+            details={details}
+            hydrated={hydrated}
+            onEnter={enter}
+          />
           <button type="submit" class="button button--primary" disabled={submitting}>
             {text.submit}
           </button>

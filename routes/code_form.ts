@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { ApiError } from "../lib/errors.ts";
 import { type CustomerDetails, CustomerDetailsInput } from "../lib/payments/customer_details.ts";
-import type { EnteredDetails } from "../islands/CodeEntry.tsx";
+import type { EnteredDetails } from "../components/CustomerFields.tsx";
 import type { AppEnv } from "./env.ts";
 import { limitBody } from "./middleware/body_limit.ts";
 

@@ -1,4 +1,4 @@
-import type { EnteredDetails } from "../islands/CodeEntry.tsx";
+import type { EnteredDetails } from "../components/CustomerFields.tsx";
 import { Island } from "../components/Island.tsx";
 import { LanguageSwitch } from "../components/LanguageSwitch.tsx";
 import { Layout } from "../components/Layout.tsx";

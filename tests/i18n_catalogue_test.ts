@@ -96,3 +96,12 @@ Deno.test("[i18n] embed.js carries the catalogue's words for its onError message
     translator("en").t("embed.notReady"),
   ]);
 });
+
+Deno.test("[i18n] the island bundle carries no catalogue: islands get their words as props", async () => {
+  const bundle = await Deno.readTextFile(new URL("../static/islands.js", import.meta.url));
+  const pieces = [...Object.values(enCustomer), ...Object.values(plCustomer)]
+    .flatMap((message) => literalsOf(message, "en"))
+    .filter((piece) => piece.length >= 12);
+  assert.ok(pieces.length > 50);
+  assert.deepEqual(pieces.filter((piece) => bundle.includes(piece)), []);
+});
