@@ -1,3 +1,4 @@
+import { isLanguage } from "../i18n/mod.ts";
 import { findOffer } from "../../db/offers.ts";
 import type { Services } from "../context.ts";
 import { wakeAtOrgTime } from "../context.ts";
@@ -52,7 +53,7 @@ export async function startPaymentAgain(
       metadata: JSON.parse(payment.metadata),
       expiresAt: payment.expires_at,
       now,
-      locale: payment.locale === "pl" || payment.locale === "en" ? payment.locale : null,
+      locale: isLanguage(payment.locale) ? payment.locale : null,
       invoice: payment.invoice_company_name !== null && payment.invoice_tax_id !== null
         ? { companyName: payment.invoice_company_name, taxId: payment.invoice_tax_id }
         : null,

@@ -1,3 +1,4 @@
+import { isLanguage } from "../i18n/mod.ts";
 import {
   type CheckoutSessionRecord,
   findCheckoutSessionById,
@@ -111,7 +112,7 @@ async function newSessionPayment(
     quantity: 1,
     customerEmail: details.customerEmail ?? previous?.customer_email ?? null,
     customerName: null,
-    locale: session.locale === "pl" || session.locale === "en" ? session.locale : null,
+    locale: isLanguage(session.locale) ? session.locale : null,
     invoice: details.invoice ?? previousInvoice,
     successUrl: session.success_url,
     cancelUrl: session.cancel_url,
