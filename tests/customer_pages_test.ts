@@ -359,6 +359,17 @@ Deno.test("[customers] an e-mail address and an invoice request go with the code
       });
       const api = await (await t.request("GET", `/api/v1/payments/${payment.paymentId}`)).json();
       assert.deepEqual(api.customer, { email: "jan.kowalski@example.pl", name: null });
+      // An invoice already asked for (here as the API's invoiceRequest stores it) is not asked
+      // for again; the address still is.
+      const asked = await createTestPayment(t, offer.qrId);
+      await t.store.write((trx) =>
+        trx.updateTable("payments")
+          .set({ invoice_company_name: "Firma", invoice_tax_id: "5260250274" })
+          .where("public_id", "=", asked.paymentId).execute()
+      );
+      const { html } = await page(t, pathOf(asked.paymentUrl as string));
+      assert.equal(html.includes('name="email"'), true);
+      assert.equal(html.includes('name="invoice"'), false);
     });
     for (
       const [name, body, param] of [

@@ -299,6 +299,8 @@ export async function loadPaymentPage(
     state,
     expiresInSeconds: secondsUntil(payment.expires_at, now),
     askEmail: payment.customer_email === null,
+    // An invoice already asked for (the merchant's API call or an earlier try) is not asked again.
+    offersInvoices: audience.offersInvoices && payment.invoice_tax_id === null,
   };
 }
 
