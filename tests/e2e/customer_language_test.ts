@@ -81,6 +81,7 @@ Deno.test("[e2e] customers pay in Polish and in English, on the hosted page and 
       await page.getByRole("heading", { name: "Płatność nieudana" }).waitFor();
       await page.getByText("Bank odrzucił płatność. Spróbuj ponownie z nowym kodem").waitFor();
       assert.equal(await status(payment.paymentId), "FAILED");
+      assert.deepEqual(await seriousViolations(page), [], "the failure, in Polish");
       await page.getByRole("button", { name: "Spróbuj ponownie z nowym kodem" }).click();
       await page.waitForURL(/\/pay\/pay_[0-9A-Za-z]{24}$/);
       const next = new URL(page.url()).pathname.slice("/pay/".length);
@@ -91,6 +92,7 @@ Deno.test("[e2e] customers pay in Polish and in English, on the hosted page and 
       await page.getByRole("heading", { name: "Płatność zakończona" }).waitFor();
       await page.getByText("Płatność na kwotę 37,00 zł dla Acme została zrealizowana.").waitFor();
       assert.equal(await status(next), "SUCCEEDED");
+      assert.deepEqual(await seriousViolations(page), [], "the success, in Polish");
       assert.deepEqual(errors, []);
       await ctx.close();
     });
