@@ -453,6 +453,16 @@ Deno.test("[customers] an e-mail address and an invoice request go with the code
         await saveDetails(t);
       },
     );
+    await s.step("while code entry is locked, nothing is stored", async () => {
+      const payment = await createTestPayment(t, offer.qrId);
+      const path = pathOf(payment.paymentUrl as string);
+      for (let i = 0; i < MAX_WRONG_CODES; i++) {
+        assert.equal((await post(t, path, { code: "0" })).status, 400);
+      }
+      const locked = await post(t, path, { code: "777123", email: "late@example.com" });
+      assert.equal(locked.status, 429);
+      assert.equal((await paymentRow(t, payment.paymentId)).customer_email, null);
+    });
     await s.step("a payment that is no longer payable is not changed", async () => {
       const payment = await createTestPayment(t, offer.qrId);
       const path = pathOf(payment.paymentUrl as string);

@@ -13,7 +13,7 @@ import { createPayment, findPublicPayment, type PaymentRecord } from "../payment
 import { CreatePaymentRequest } from "../payments/schemas.ts";
 import type { Payer } from "../payments/attempts.ts";
 import { payCheckoutSession, payHostedPayment, rejectMalformedCode } from "./attempts.ts";
-import { lockedForSeconds } from "./guard.ts";
+import { assertCodeEntryOpen, lockedForSeconds } from "./guard.ts";
 import { type CheckoutSessionRecord, findPublicCheckoutSession, ownOrigin } from "./mod.ts";
 import type { LineItem } from "./schemas.ts";
 import { type Seller, sellerOf } from "./seller.ts";
@@ -333,6 +333,8 @@ export async function attemptPaymentCode(
   const code = normaliseCode(rawCode);
   if (code === null) return await rejectMalformedCode(services, payment.public_id);
   if (hasCustomerDetails(details)) {
+    // A refused attempt (429 while locked) stores nothing either.
+    await assertCodeEntryOpen(services.store.db, payment.public_id, services.clock.now());
     const now = await orgNow(services, payment.org_id);
     // A payment no longer payable is left as it is; the attempt below then says why.
     await services.store.write((trx) => saveCustomerDetails(trx, payment.id, details, now));
