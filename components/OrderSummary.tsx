@@ -1,8 +1,9 @@
 import type { OrderSummary as Summary } from "../lib/checkout/pages.ts";
+import type { Translator } from "../lib/i18n/mod.ts";
 
 /** Who is paid, for what, and how much: the merchant, the line items and the total. */
-export function OrderSummary(props: { summary: Summary }) {
-  const { summary } = props;
+export function OrderSummary(props: { summary: Summary; t: Translator["t"] }) {
+  const { summary, t } = props;
   return (
     <section class="summary" aria-labelledby="summary-title">
       <p class="summary__merchant">
@@ -15,11 +16,11 @@ export function OrderSummary(props: { summary: Summary }) {
       <p class="summary__amount">{summary.totalLabel}</p>
       {summary.description && <p class="summary__description">{summary.description}</p>}
       <table class="lines">
-        <caption class="visually-hidden">Your order</caption>
+        <caption class="visually-hidden">{t("summary.order")}</caption>
         <thead class="visually-hidden">
           <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Amount</th>
+            <th scope="col">{t("summary.item")}</th>
+            <th scope="col">{t("summary.amount")}</th>
           </tr>
         </thead>
         <tbody>
@@ -28,7 +29,9 @@ export function OrderSummary(props: { summary: Summary }) {
               <th scope="row">
                 <span class="lines__name">{line.name}</span>
                 {line.quantity > 1 && (
-                  <span class="lines__quantity">{line.quantity} × {line.unitLabel}</span>
+                  <span class="lines__quantity">
+                    {t("summary.quantity", { quantity: line.quantity, unit: line.unitLabel })}
+                  </span>
                 )}
               </th>
               <td>{line.totalLabel}</td>
@@ -37,7 +40,7 @@ export function OrderSummary(props: { summary: Summary }) {
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row">Total</th>
+            <th scope="row">{t("summary.total")}</th>
             <td>{summary.totalLabel}</td>
           </tr>
         </tfoot>

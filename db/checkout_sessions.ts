@@ -23,6 +23,7 @@ export type CheckoutSessionRecord = CheckoutSessionRow & {
   payment_status: string | null;
   payment_failure_code: string | null;
   payment_processing_at: number | null;
+  payment_customer_email: string | null;
 };
 
 function selectSessions(db: Db) {
@@ -38,6 +39,7 @@ function selectSessions(db: Db) {
       "payments.status as payment_status",
       "payments.failure_code as payment_failure_code",
       "payments.processing_at as payment_processing_at",
+      "payments.customer_email as payment_customer_email",
     ]);
 }
 

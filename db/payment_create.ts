@@ -32,6 +32,7 @@ const PAYMENT_COLUMNS = [
   "processing_deadline_at",
   "created_at",
   "updated_at",
+  "locale",
   "invoice_company_name",
   "invoice_tax_id",
 ] as const satisfies readonly (keyof NewPayment)[];

@@ -30,7 +30,6 @@ export type NewPayment = Omit<
   | "failed_at"
   | "canceled_at"
   | "expired_at"
-  | "locale"
 >;
 
 // The hot paths of the API, compiled once (see prepared.ts).
@@ -64,6 +63,7 @@ const selectApiPayment = prepared((db: Db, p: { orgId: number; publicId: string 
       "payments.version",
       "payments.invoice_company_name",
       "payments.invoice_tax_id",
+      "payments.locale",
       "offers.public_id as qr_id",
     ])
     .where("payments.org_id", "=", p.orgId)
@@ -92,6 +92,7 @@ export type PaymentApiRow = Pick<
   | "version"
   | "invoice_company_name"
   | "invoice_tax_id"
+  | "locale"
 >;
 
 /** Inserts a payment and returns its row. */
@@ -235,4 +236,33 @@ export async function nextPaymentDeadline(db: Db): Promise<number | null> {
     await earliestSystemTime(db, "PROCESSING", "processing_deadline_at", systemProcessingDeadline),
   ].filter((at): at is number => at !== undefined);
   return times.length === 0 ? null : Math.min(...times);
+}
+
+/** What a customer adds to a payment on its page: an address when it has none, an invoice. */
+export interface CustomerDetailsChange {
+  customerEmail: string | null;
+  invoice: { companyName: string; taxId: string } | null;
+}
+
+/**
+ * Adds the customer's details to a payment while it is still PENDING: the address only when the
+ * payment has none (the merchant's own stays), the invoice request when given. Returns whether
+ * the payment changed; a payment no longer payable is left as it is.
+ */
+export async function addCustomerDetails(
+  db: Db,
+  id: number,
+  change: CustomerDetailsChange,
+  now: number,
+): Promise<boolean> {
+  const result = await db.updateTable("payments").set((eb) => ({
+    customer_email: eb.fn.coalesce("customer_email", eb.val(change.customerEmail)),
+    ...(change.invoice && {
+      invoice_company_name: change.invoice.companyName,
+      invoice_tax_id: change.invoice.taxId,
+    }),
+    updated_at: now,
+    version: nextVersion,
+  })).where("id", "=", id).where("status", "=", "PENDING").executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -162,7 +162,7 @@ export interface PaymentsTable {
   canceled_at: number | null;
   expired_at: number | null;
   /** The language asked for, `pl` or `en`; null for `auto` (migration 0009). */
-  locale: Generated<string | null>;
+  locale: string | null;
   /** The invoice the customer asked for, or null for none (migration 0009). */
   invoice_company_name: string | null;
   /** The NIP of `invoice_company_name`, 10 digits. */

@@ -3,8 +3,10 @@ import type { ComponentChildren, RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { CheckIcon, ClockIcon, CrossIcon, LockIcon, SpinnerIcon } from "../components/icons.tsx";
 import { BANK_CONFIRM_SECONDS, type CheckoutState } from "../lib/checkout/state.ts";
+import { type CodeEntryText, PAYMENT_SLOT, TIME_SLOT } from "../lib/checkout/code_entry_text.ts";
 import type { FailureCode } from "../lib/providers/mod.ts";
 import { type CheckoutMessage, postToParent } from "./messages.ts";
+import { CustomerFields, type EnteredDetails } from "../components/CustomerFields.tsx";
 
 /** What the server gives the code-entry island; it reaches the browser, so no secrets. */
 interface CodeEntryProps {
@@ -18,13 +20,21 @@ interface CodeEntryProps {
   sessionId: string | null;
   /** The only origin CHECKOUT_* messages go to: the session's embedLink origin. */
   parentOrigin: string | null;
-  merchantName: string;
-  amountLabel: string;
   successUrl: string | null;
   cancelUrl: string | null;
   /** Seconds until the session or payment expires, at render time. */
   expiresInSeconds: number;
   initial: CheckoutState;
+  /** Every word shown, already in the customer's language. */
+  text: CodeEntryText;
+  /** Ask for an e-mail address (optional): the payment has none. */
+  askEmail: boolean;
+  /** Offer "I need an invoice" with the company's name and NIP. */
+  offersInvoices: boolean;
+  /** Hosted: where a failed payment's page starts a new payment (a plain form posts there). */
+  againUrl: string | null;
+  /** What the customer entered and what was wrong with it, when a plain form came back. */
+  entered?: EnteredDetails;
 }
 
 const POLL_MS = 1500;
@@ -34,19 +44,8 @@ const CANCEL_DELAY_MS = 250;
 const REDIRECT_DELAY_MS = 1500;
 const CODE = /^\d{6}$/;
 
-const FAILURE_TEXT: Record<FailureCode, string> = {
-  invalid_code: "That code wasn't recognised.",
-  declined: "Your bank declined the payment.",
-  code_expired: "That code expired before it was used.",
-  code_canceled: "That code was canceled in your banking app.",
-  code_already_used: "That code has already been used.",
-  timeout: "Your bank didn't confirm the payment in time.",
-  provider_unavailable: "The payment service couldn't be reached.",
-  provider_rejected: "The payment service refused this payment.",
-};
-
-function failureText(code: FailureCode | null): string {
-  return code ? FAILURE_TEXT[code] : "The payment didn't go through.";
+function failureText(text: CodeEntryText, code: FailureCode | null): string {
+  return text.failures[code ?? "unknown"] ?? text.failures.unknown;
 }
 
 /** `0:47`: the time left to confirm in the banking app. */
@@ -54,10 +53,18 @@ function clock(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-function minutes(seconds: number): string {
-  const count = Math.max(1, Math.ceil(seconds / 60));
-  return count === 1 ? "a minute" : `${count} minutes`;
+function lockedText(text: CodeEntryText, seconds: number): string {
+  const minutes = Math.min(text.lockedMinutes.length, Math.max(1, Math.ceil(seconds / 60)));
+  return text.lockedMinutes[minutes - 1];
 }
+
+const NOTHING_ENTERED: EnteredDetails = {
+  email: "",
+  invoice: false,
+  companyName: "",
+  taxId: "",
+  invalid: null,
+};
 
 /** Which CHECKOUT_* message a state is worth, keyed so each is sent once per payment. */
 function announcement(
@@ -111,10 +118,12 @@ function StatusCard(props: {
  * through CHECKOUT_* messages posted only to the session's embedLink origin.
  */
 export default function CodeEntry(props: CodeEntryProps) {
+  const { text } = props;
   const embedded = props.mode === "embedded";
   const [state, setState] = useState<CheckoutState>(props.initial);
   const [code, setCode] = useState("");
   const [fieldError, setFieldError] = useState<string | null>(null);
+  const [details, setDetails] = useState<EnteredDetails>(props.entered ?? NOTHING_ENTERED);
   const [notice, setNotice] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   /** While processing: seconds left to confirm in the banking app, counted down here. */
@@ -156,7 +165,7 @@ export default function CodeEntry(props: CodeEntryProps) {
     try {
       apply(await readState(props.stateUrl));
     } catch {
-      setNotice("We couldn't reach the payment service. Check your connection.");
+      setNotice(text.offline);
     }
   }
 
@@ -239,17 +248,22 @@ export default function CodeEntry(props: CodeEntryProps) {
     return () => clearTimeout(timer);
   }, [state.phase]);
 
+  function enter(change: Partial<EnteredDetails>) {
+    setDetails((current) => ({ ...current, ...change, invalid: null }));
+  }
+
   async function submit(event: Event) {
     event.preventDefault();
     if (submitting) return;
     const digits = code.replace(/\s+/g, "");
     if (!CODE.test(digits)) {
-      setFieldError("Enter the 6 digits of your code.");
+      setFieldError(text.codeInvalid);
       inputRef.current?.focus();
       return;
     }
     const before = state;
     setFieldError(null);
+    setDetails((current) => ({ ...current, invalid: null }));
     setNotice(null);
     setSubmitting(true);
     setConfirmLeft(BANK_CONFIRM_SECONDS);
@@ -259,25 +273,38 @@ export default function CodeEntry(props: CodeEntryProps) {
       const response = await fetch(props.actionUrl, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ code: digits }),
+        body: JSON.stringify({
+          code: digits,
+          ...(props.askEmail && { email: details.email }),
+          ...(props.offersInvoices && details.invoice && {
+            invoice: true,
+            companyName: details.companyName,
+            taxId: details.taxId,
+          }),
+        }),
       });
       if (response.ok) {
         apply(await response.json());
       } else if (response.status === 400) {
         setState(before);
-        setFieldError("Enter the 6 digits of your code.");
+        const param = (await response.json().catch(() => null))?.error?.param;
+        if (param === "email" || param === "companyName" || param === "taxId") {
+          setDetails((current) => ({ ...current, invalid: param }));
+        } else {
+          setFieldError(text.codeInvalid);
+        }
       } else if (response.status === 409 || response.status === 429) {
         await refresh();
       } else if (response.status === 403) {
         setState(before);
-        setNotice("This page is out of date. Reload it and try again.");
+        setNotice(text.stale);
       } else {
         setState(before);
-        setNotice("Something went wrong on our side. Please try again in a moment.");
+        setNotice(text.serverError);
       }
     } catch {
       setState(before);
-      setNotice("We couldn't reach the payment service. Check your connection and try again.");
+      setNotice(text.offline);
     } finally {
       setCode("");
       setSubmitting(false);
@@ -289,7 +316,6 @@ export default function CodeEntry(props: CodeEntryProps) {
     setState({ ...state, phase: "ready" });
   }
 
-  const back = `Return to ${props.merchantName}`;
   // Nothing to cancel once paid or while paying; an expired checkout already told the merchant.
   const cancel = state.phase === "succeeded" || state.phase === "processing" ||
       (embedded && state.phase === "expired")
@@ -308,7 +334,7 @@ export default function CodeEntry(props: CodeEntryProps) {
           setTimeout(() => leaveFor(url), CANCEL_DELAY_MS);
         }}
       >
-        {embedded ? "Cancel" : back}
+        {embedded ? text.cancel : text.back}
       </a>
     )
     : embedded && props.sessionId
@@ -318,7 +344,7 @@ export default function CodeEntry(props: CodeEntryProps) {
         class="link-button"
         onClick={() => send({ type: "CHECKOUT_CANCELED", sessionId: props.sessionId! })}
       >
-        Cancel
+        {text.cancel}
       </button>
     )
     : null;
@@ -334,11 +360,9 @@ export default function CodeEntry(props: CodeEntryProps) {
           noValidate={hydrated}
           onSubmit={submit}
         >
-          <h2 class="panel-title" tabIndex={-1} ref={headingRef}>Pay with a 6-digit code</h2>
-          <p class="hint" id="code-hint">
-            Generate an instant-payment code in your banking app and enter it below.
-          </p>
-          <label class="field-label" for="code">Payment code</label>
+          <h2 class="panel-title" tabIndex={-1} ref={headingRef}>{text.heading}</h2>
+          <p class="hint" id="code-hint">{text.hint}</p>
+          <label class="field-label" for="code">{text.codeLabel}</label>
           <input
             ref={inputRef}
             id="code"
@@ -359,8 +383,16 @@ export default function CodeEntry(props: CodeEntryProps) {
             }}
           />
           {fieldError && <p id="code-error" class="field-error">{fieldError}</p>}
+          <CustomerFields
+            text={text}
+            askEmail={props.askEmail}
+            offersInvoices={props.offersInvoices}
+            details={details}
+            hydrated={hydrated}
+            onEnter={enter}
+          />
           <button type="submit" class="button button--primary" disabled={submitting}>
-            Pay {props.amountLabel}
+            {text.submit}
           </button>
         </form>
       );
@@ -370,13 +402,10 @@ export default function CodeEntry(props: CodeEntryProps) {
         <StatusCard
           tone="progress"
           icon={<SpinnerIcon />}
-          title="Confirm the payment in your banking app"
+          title={text.waitTitle}
           headingRef={headingRef}
         >
-          <p>
-            Open your banking app and approve the payment of {props.amountLabel} to{" "}
-            {props.merchantName}. Keep this page open.
-          </p>
+          <p>{text.waitText}</p>
           <progress
             class="countdown__bar"
             max={BANK_CONFIRM_SECONDS}
@@ -384,9 +413,7 @@ export default function CodeEntry(props: CodeEntryProps) {
             aria-hidden="true"
           />
           <p class="countdown" role="timer">
-            {confirmLeft > 0
-              ? `Time left to confirm: ${clock(confirmLeft)}`
-              : "Still waiting for your bank's answer…"}
+            {confirmLeft > 0 ? text.countdown.replace(TIME_SLOT, clock(confirmLeft)) : text.late}
           </p>
         </StatusCard>
       );
@@ -396,18 +423,23 @@ export default function CodeEntry(props: CodeEntryProps) {
         <StatusCard
           tone="success"
           icon={<CheckIcon />}
-          title="Payment successful"
+          title={text.successTitle}
           headingRef={headingRef}
         >
-          <p>{props.amountLabel} paid to {props.merchantName}.</p>
+          <p>{text.successText}</p>
+          {state.paymentId && (
+            <p class="reference">{text.successReference.replace(PAYMENT_SLOT, state.paymentId)}</p>
+          )}
           {props.successUrl
             ? (
               <p>
-                Taking you back to {props.merchantName}…{" "}
-                <a href={props.successUrl} target={embedded ? "_top" : undefined}>Continue</a>
+                {text.successRedirect}{" "}
+                <a href={props.successUrl} target={embedded ? "_top" : undefined}>
+                  {text.successContinue}
+                </a>
               </p>
             )
-            : !embedded && <p>You can close this page.</p>}
+            : !embedded && <p>{text.successClose}</p>}
         </StatusCard>
       );
       break;
@@ -416,24 +448,22 @@ export default function CodeEntry(props: CodeEntryProps) {
         <StatusCard
           tone="error"
           icon={<CrossIcon />}
-          title="Payment failed"
+          title={text.failedTitle}
           headingRef={headingRef}
         >
-          <p>
-            {failureText(state.failureCode)} {state.canRetry
-              ? "Nothing was charged. Generate a new code and try again."
-              : "Nothing was charged, and this payment can't be retried."}
-          </p>
-          {state.canRetry
+          <p>{failureText(text, state.failureCode)}</p>
+          <p>{text.nothingCharged}</p>
+          {!state.canRetry ? <p>{text.noRetry}</p> : props.againUrl
             ? (
-              <button type="button" class="button button--primary" onClick={tryAgain}>
-                Try again
-              </button>
+              // A failed payment is final: the server starts a new one, with or without JavaScript.
+              <form method="post" action={props.againUrl}>
+                <button type="submit" class="button button--primary">{text.retry}</button>
+              </form>
             )
-            : !props.cancelUrl && (
-              <p>
-                To pay, ask {props.merchantName} for a new payment link or scan their QR code again.
-              </p>
+            : (
+              <button type="button" class="button button--primary" onClick={tryAgain}>
+                {text.retry}
+              </button>
             )}
         </StatusCard>
       );
@@ -443,13 +473,11 @@ export default function CodeEntry(props: CodeEntryProps) {
         <StatusCard
           tone="error"
           icon={<LockIcon />}
-          title="Too many attempts"
+          title={text.lockedTitle}
           headingRef={headingRef}
         >
-          <p>
-            {state.failureCode && `${failureText(state.failureCode)} `}For your security, code entry
-            is paused. Try again in about {minutes(state.retryAfterSeconds ?? 60)}.
-          </p>
+          {state.failureCode && <p>{failureText(text, state.failureCode)}</p>}
+          <p>{lockedText(text, state.retryAfterSeconds ?? 60)}</p>
         </StatusCard>
       );
       break;
@@ -458,14 +486,10 @@ export default function CodeEntry(props: CodeEntryProps) {
         <StatusCard
           tone="neutral"
           icon={<ClockIcon />}
-          title={embedded ? "This checkout has expired" : "This payment link has expired"}
+          title={text.expiredTitle}
           headingRef={headingRef}
         >
-          <p>
-            Nothing was charged. {embedded
-              ? `Go back to ${props.merchantName} to start again.`
-              : `Ask ${props.merchantName} for a new payment link.`}
-          </p>
+          <p>{text.expiredText}</p>
         </StatusCard>
       );
       break;
@@ -474,10 +498,10 @@ export default function CodeEntry(props: CodeEntryProps) {
         <StatusCard
           tone="neutral"
           icon={<CrossIcon />}
-          title="This payment was canceled"
+          title={text.canceledTitle}
           headingRef={headingRef}
         >
-          <p>{props.merchantName} canceled this payment. Nothing was charged.</p>
+          <p>{text.canceledText}</p>
         </StatusCard>
       );
       break;

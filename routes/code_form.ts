@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import { ApiError } from "../lib/errors.ts";
+import { type CustomerDetails, CustomerDetailsInput } from "../lib/payments/customer_details.ts";
+import type { EnteredDetails } from "../components/CustomerFields.tsx";
 import type { AppEnv } from "./env.ts";
 import { limitBody } from "./middleware/body_limit.ts";
 
@@ -15,31 +17,69 @@ export const limitCodeForm = limitBody(
 /** A submitted code, and whether it came from the plain HTML form (no JavaScript). */
 interface CodeSubmission {
   code: string;
+  /** What the customer entered beside the code, not yet checked (see parseCustomerDetails). */
+  details: CustomerDetails;
   fromForm: boolean;
 }
 
 /**
- * Reads the code of a submission: JSON `{"code": "..."}` from the page's island, or the
- * `code` field of the HTML form when the browser runs no JavaScript.
+ * Reads the code of a submission and the customer's details beside it: JSON
+ * `{"code": "...", "email"?: ...}` from the page's island, or the fields of the HTML form when
+ * the browser runs no JavaScript.
  */
 export async function readCodeSubmission(c: Context<AppEnv>): Promise<CodeSubmission> {
   const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  let value: unknown;
+  let body: unknown;
   if (type === "application/json") {
-    const body = await c.req.json().catch(() => {
+    body = await c.req.json().catch(() => {
       throw new ApiError("invalid_json", "The request body is not valid JSON.");
     });
-    value = (body as { code?: unknown } | null)?.code;
   } else if (type === "application/x-www-form-urlencoded" || type === "multipart/form-data") {
-    value = (await c.req.parseBody()).code;
+    body = await c.req.parseBody();
   } else {
     throw new ApiError(
       "unsupported_media_type",
       "Send the code as JSON or as an HTML form.",
     );
   }
+  const value = (body as { code?: unknown } | null)?.code;
   if (typeof value !== "string" || value.length > 32) {
     throw new ApiError("parameter_missing", "Enter the 6-digit code.", { param: "code" });
   }
-  return { code: value, fromForm: type !== "application/json" };
+  const details = CustomerDetailsInput.safeParse(body);
+  if (!details.success) {
+    const param = String(details.error.issues[0]?.path[0] ?? "email");
+    throw new ApiError("parameter_invalid", `'${param}' is not valid.`, { param });
+  }
+  return { code: value, details: details.data, fromForm: type !== "application/json" };
+}
+
+/**
+ * Runs a code attempt; when the customer's details beside the code are wrong and they came from
+ * the plain form (no JavaScript), answers with `page` showing them again with the error, rather
+ * than an error page that loses what was typed. The island gets the 400 as JSON.
+ */
+export async function sendBackDetails<T>(
+  submission: CodeSubmission,
+  attempt: () => Promise<T>,
+  page: (entered: EnteredDetails) => Promise<Response>,
+): Promise<T | Response> {
+  try {
+    return await attempt();
+  } catch (error) {
+    const param = error instanceof ApiError ? error.param : undefined;
+    if (
+      !submission.fromForm || (param !== "email" && param !== "companyName" && param !== "taxId")
+    ) {
+      throw error;
+    }
+    const { details } = submission;
+    return await page({
+      email: details.email ?? "",
+      invoice: details.invoice === "on" || details.invoice === true,
+      companyName: details.companyName ?? "",
+      taxId: details.taxId ?? "",
+      invalid: param,
+    });
+  }
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { ApiError } from "../lib/errors.ts";
+import { type Language, translator } from "../lib/i18n/mod.ts";
 
 /**
  * Paths whose errors are always the contract's JSON: the API, the operational endpoints, and
@@ -22,68 +23,48 @@ export function wantsPage(c: Context): boolean {
   return accept.includes("text/html") || !accept.includes("application/json");
 }
 
-/** Who reads an error page: a customer on a public page, or a merchant in the panel. */
-export type ErrorReader = "customer" | "merchant";
-
 /** A page's title, and its text when the error's own message is not the one to show. */
 interface ErrorPageText {
   title: string;
   text?: string;
 }
 
-const ERROR_PAGES: Record<number, Partial<Record<ErrorReader, ErrorPageText>>> = {
-  400: {
-    customer: { title: "Check what you entered" },
-    merchant: { title: "Check what you entered" },
-  },
-  401: { merchant: { title: "Sign in again" } },
-  403: {
-    customer: {
-      title: "This page is out of date",
-      text: "Go back, reload the page and try again.",
-    },
-    merchant: { title: "You can't do this here" },
-  },
-  404: {
-    customer: {
-      title: "We can't find this page",
-      text:
-        "The link may be incomplete or out of date. Check it, or ask the merchant for a new one.",
-    },
-    merchant: { title: "Not found" },
-  },
-  409: {
-    customer: {
-      title: "This payment has already changed",
-      text: "Go back and reload the payment page to see where it stands.",
-    },
-    merchant: { title: "That didn't work" },
-  },
-  413: { merchant: { title: "That was too much at once" } },
-  429: {
-    customer: { title: "Too many attempts" },
-    merchant: { title: "Too many attempts" },
-  },
+/** A merchant's error pages (the panel, in English). */
+const MERCHANT_PAGES: Record<number, ErrorPageText> = {
+  400: { title: "Check what you entered" },
+  401: { title: "Sign in again" },
+  403: { title: "You can't do this here" },
+  404: { title: "Not found" },
+  409: { title: "That didn't work" },
+  413: { title: "That was too much at once" },
+  429: { title: "Too many attempts" },
 };
 
-const UNEXPECTED: Record<ErrorReader, string> = {
-  customer: "It wasn't anything you did. Please try again in a moment.",
-  merchant:
-    "It wasn't anything you did. Try again in a moment; if it keeps happening, quote the reference below.",
-};
+const MERCHANT_UNEXPECTED =
+  "It wasn't anything you did. Try again in a moment; if it keeps happening, quote the reference below.";
 
 /**
- * What the error page for `error` says to `reader`. A merchant reads the message of any 4xx
- * (written for them); a customer reads only those the table lets through, since other messages
- * may name internals. A 5xx never shows its message.
+ * What the panel's error page for `error` says to a merchant: the message of any 4xx (written
+ * for them); a 5xx never shows its message.
  */
-export function errorPageText(
+export function merchantErrorText(error: ApiError): { title: string; text: string } {
+  const title = MERCHANT_PAGES[error.status]?.title ?? "Something went wrong";
+  return { title, text: error.status < 500 ? error.message : MERCHANT_UNEXPECTED };
+}
+
+/** The statuses a customer's error page explains in its own words; others are "went wrong". */
+const CUSTOMER_STATUSES = [400, 403, 404, 409, 429] as const;
+
+/**
+ * What a customer's error page for `error` says, in `language`. Never the error's own message,
+ * which is written for developers and may name internals.
+ */
+export function customerErrorText(
   error: ApiError,
-  reader: ErrorReader,
+  language: Language,
 ): { title: string; text: string } {
-  const entry = ERROR_PAGES[error.status]?.[reader];
-  const title = entry?.title ?? "Something went wrong";
-  if (entry) return { title, text: entry.text ?? error.message };
-  if (reader === "merchant" && error.status < 500) return { title, text: error.message };
-  return { title, text: UNEXPECTED[reader] };
+  const { t } = translator(language);
+  const status = CUSTOMER_STATUSES.find((known) => known === error.status);
+  if (status === undefined) return { title: t("error.other.title"), text: t("error.other.text") };
+  return { title: t(`error.${status}.title`), text: t(`error.${status}.text`) };
 }

@@ -5,7 +5,9 @@ import { renderToString } from "preact-render-to-string";
 import { MessagePage } from "../components/MessagePage.tsx";
 import type { ApiError } from "../lib/errors.ts";
 import type { AppEnv } from "./env.ts";
-import { errorPageText, wantsPage } from "./error_pages.ts";
+import { customerErrorText, wantsPage } from "./error_pages.ts";
+import { chooseLanguage, translator } from "../lib/i18n/mod.ts";
+import { languageRequest, switchLink } from "./customer_language.ts";
 import { errorResponse } from "./errors.ts";
 
 /**
@@ -60,11 +62,21 @@ export function renderPage<E extends AppEnv>(
 
 function errorPage(c: Context<AppEnv>, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  const { title, text } = errorPageText(error, "customer");
-  const reference = error.status >= 500 ? c.get("requestId") : undefined;
+  // Only the request speaks here: the payment or session it named may not exist.
+  const language = chooseLanguage(languageRequest(c));
+  const { title, text } = customerErrorText(error, language);
+  const reference = error.status >= 500
+    ? translator(language).t("error.reference", { requestId: c.get("requestId") })
+    : undefined;
   return renderPage(
     c,
-    <MessagePage title={title} tone="error" reference={reference}>
+    <MessagePage
+      title={title}
+      tone="error"
+      reference={reference}
+      lang={language}
+      switchTo={c.req.method === "GET" ? switchLink(c.req.path, language) : undefined}
+    >
       <p>{text}</p>
     </MessagePage>,
     { status: error.status },

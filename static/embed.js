@@ -13,10 +13,12 @@
  * CHECKOUT_* message. The iframe follows CHECKOUT_RESIZE. Messages are accepted only from the
  * mounted iframe itself, at the embedUrl's origin; everything else is ignored.
  *
- * onError({code, message}) is called when the checkout cannot work, without it console.error
- * gets the message: a browser that refuses to frame the checkout (this page's origin is not
- * allowed) tells the page nothing, so no CHECKOUT_READY within readyTimeoutMs (default 10000)
- * is reported as code "embed_not_ready".
+ * onError({code, message, detail, language}) is called when the checkout cannot work; without
+ * it console.error gets the detail: a browser that refuses to frame the checkout (this page's
+ * origin is not allowed) tells the page nothing, so no CHECKOUT_READY within readyTimeoutMs
+ * (default 10000) is reported as code "embed_not_ready". `message` is for the customer, in
+ * Polish or English: options.language ("pl" | "en"), else the embedUrl's ?lang=, else this
+ * page's <html lang>, else Polish, as the checkout itself chooses. `detail` is for the developer.
  */
 (() => {
   "use strict";
@@ -30,6 +32,24 @@
     CHECKOUT_CANCELED: "onCancel",
   };
   const READY_TIMEOUT_MS = 10000;
+  // The catalogue's "embed.notReady" (lib/i18n/*/customer.ts); a test keeps them equal.
+  const NOT_READY = {
+    pl: "Nie udało się wczytać formularza płatności. Odśwież stronę lub spróbuj ponownie później.",
+    en: "The payment form could not be loaded. Reload the page or try again later.",
+  };
+
+  /** The customer's language: told, the checkout's ?lang=, this page's, else Polish. */
+  const languageOf = (options, url) => {
+    const candidates = [
+      options.language,
+      url.searchParams.get("lang"),
+      (document.documentElement.lang || "").toLowerCase().split("-")[0],
+    ];
+    for (const candidate of candidates) {
+      if (candidate === "pl" || candidate === "en") return candidate;
+    }
+    return "pl";
+  };
   const MIN_HEIGHT = 120;
   const MAX_HEIGHT = 4000;
 
@@ -55,9 +75,10 @@
     iframe.style.border = "0";
     iframe.style.height = (options.initialHeight || 560) + "px";
 
+    const language = languageOf(options, url);
     const reportError = (error) => {
       if (typeof options.onError === "function") options.onError(error);
-      else console.error(error.message);
+      else console.error(error.detail);
     };
     const readyTimeoutMs = typeof options.readyTimeoutMs === "number"
       ? options.readyTimeoutMs
@@ -66,7 +87,9 @@
       readyTimer = null;
       reportError({
         code: "embed_not_ready",
-        message: "Paystead: the checkout did not load within " + readyTimeoutMs + " ms. " +
+        message: NOT_READY[language],
+        language: language,
+        detail: "Paystead: the checkout did not load within " + readyTimeoutMs + " ms. " +
           "Most likely this page's origin (" + location.origin + ") may not embed it: it must " +
           "be the origin of the session's embedLink and be listed in the allowed origins of the " +
           "checkout settings. Otherwise check that embedUrl names an existing session and that " +

@@ -41,8 +41,11 @@ async function setUp(options: Parameters<typeof makeTestApp>[0] = {}) {
   return { t, offer };
 }
 
+/** These pages' words are asserted in English; tests/customer_language_test.ts covers Polish. */
 function get(t: TestApp, path: string, headers: Record<string, string> = {}) {
-  return t.app.request(path, { headers: { accept: "text/html", ...headers } });
+  return t.app.request(path, {
+    headers: { accept: "text/html", "accept-language": "en", ...headers },
+  });
 }
 
 function submit(
@@ -98,7 +101,7 @@ Deno.test("[checkout] the iframe page may be framed by the embedLink origin only
     assert.match(html, /Espresso beans 1 kg<\/span><span class="lines__quantity">2 × PLN\s49\.99/);
     assert.match(html, /Gift wrap.*PLN\s3\.00/);
     assert.match(html, /<tfoot><tr><th scope="row">Total<\/th><td>PLN\s102\.98<\/td>/);
-    assert.match(html, /<label class="field-label" for="code">Payment code<\/label>/);
+    assert.match(html, /<label class="field-label" for="code">BLIK code<\/label>/);
     assert.match(html, /Pay PLN\s102\.98/);
     assert.match(html, /Sandbox test codes/);
     assert.match(html, /<code>777xxx<\/code>/);
@@ -128,7 +131,7 @@ Deno.test("[checkout] production pages show no sandbox banner or test codes", as
     const html = await htmlOf(await get(t, pathOf(session.embedUrl)), 200);
     assert.equal(html.includes("Sandbox"), false);
     assert.equal(html.includes("777xxx"), false);
-    assert.match(html, /Pay with a 6-digit code/);
+    assert.match(html, /Pay with BLIK/);
   } finally {
     await t.close();
   }
@@ -192,6 +195,7 @@ Deno.test("[checkout] code submissions must come from the page itself (CSRF)", a
           "content-type": "application/x-www-form-urlencoded",
           "sec-fetch-site": "cross-site",
           accept: "text/html",
+          "accept-language": "en",
         },
         body: "code=777123",
       });
@@ -426,11 +430,18 @@ Deno.test("[pay] a failed, expired or canceled payment shows a clear final page"
         phase: "failed",
         paymentId: payment.paymentId,
         failureCode: "declined",
-        canRetry: false,
+        canRetry: true,
       });
       const html = await htmlOf(await get(t, path), 200);
       assert.match(html, /Payment failed/);
-      assert.match(html, /can&#39;t be retried|can't be retried/);
+      assert.match(html, /Your bank declined the payment\. Try again with a new code;/);
+      // A failed payment is final: the page starts a new one for the same purchase.
+      assert.match(
+        html,
+        new RegExp(
+          `<form method="post" action="${path}/again"><button type="submit" class="button button--primary">Try again with a new code</button></form>`,
+        ),
+      );
       assert.equal(html.includes('name="code"'), false);
     });
     await s.step("canceled", async () => {
@@ -552,6 +563,7 @@ Deno.test("[pages] errors are pages for people and JSON for the API and scripts"
           "content-type": "application/x-www-form-urlencoded",
           "sec-fetch-site": "same-origin",
           accept: "text/html",
+          "accept-language": "en",
         },
         body: "code=777123",
       });

@@ -35,6 +35,7 @@ Deno.test("[checkout] creating a session returns exactly the contract's resource
       successUrl: "https://shop.example/thanks",
       cancelUrl: "https://shop.example/cart",
       metadata: { orderId: "A-1001" },
+      locale: "en",
     });
     assert.equal(response.status, 201);
     assert.equal(response.headers.get("content-type"), "application/json");
@@ -56,6 +57,7 @@ Deno.test("[checkout] creating a session returns exactly the contract's resource
       paymentId: null,
       createdAt: "2026-11-21T10:00:00.000Z",
       version: 1,
+      locale: "en",
     });
     const fetched = await t.request("GET", `/api/v1/checkout-sessions/${body.sessionId}`);
     assert.equal(fetched.status, 200);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { ApiError } from "../lib/errors.ts";
-import { errorPageText, type ErrorReader, wantsPage } from "../routes/error_pages.ts";
+import type { Language } from "../lib/i18n/mod.ts";
+import { customerErrorText, merchantErrorText, wantsPage } from "../routes/error_pages.ts";
 
 Deno.test("[error pages] one rule decides page or JSON for public pages, the panel and the API", async (t) => {
   const app = new Hono();
@@ -26,7 +27,7 @@ Deno.test("[error pages] one rule decides page or JSON for public pages, the pan
   }
 });
 
-Deno.test("[error pages] customers and merchants read their own titles from one table", async (t) => {
+Deno.test("[error pages] customers read their language's words, merchants the API's message", async (t) => {
   const conflict = new ApiError("payment_already_final", "The payment is SUCCEEDED.");
   const tooLarge = new ApiError(
     "body_too_large",
@@ -34,32 +35,54 @@ Deno.test("[error pages] customers and merchants read their own titles from one 
   );
   const broken = new ApiError("internal_error", "Something went wrong on our side.");
   const invalid = new ApiError("parameter_invalid", "'code': must be 6 digits.");
-  const cases: [ApiError, ErrorReader, string, string][] = [
+  const cases: [ApiError, "merchant" | Language, string, string][] = [
     [
       conflict,
-      "customer",
+      "en",
       "This payment has already changed",
       "Go back and reload the payment page to see where it stands.",
+    ],
+    [
+      conflict,
+      "pl",
+      "Stan tej płatności już się zmienił",
+      "Wróć i odśwież stronę płatności, aby sprawdzić jej aktualny stan.",
     ],
     [conflict, "merchant", "That didn't work", "The payment is SUCCEEDED."],
     [tooLarge, "merchant", "That was too much at once", tooLarge.message],
     [
       tooLarge,
-      "customer",
+      "en",
       "Something went wrong",
       "It wasn't anything you did. Please try again in a moment.",
     ],
+    [tooLarge, "pl", "Coś poszło nie tak", "To nie Twoja wina. Spróbuj ponownie za chwilę."],
     [
       broken,
       "merchant",
       "Something went wrong",
       "It wasn't anything you did. Try again in a moment; if it keeps happening, quote the reference below.",
     ],
-    [invalid, "customer", "Check what you entered", "'code': must be 6 digits."],
+    // A customer never reads the API's message: it is English and may name internals.
+    [
+      invalid,
+      "en",
+      "Check what you entered",
+      "Something in the form wasn't right. Go back and try again.",
+    ],
+    [
+      invalid,
+      "pl",
+      "Sprawdź wprowadzone dane",
+      "Coś w formularzu się nie zgadza. Wróć i spróbuj ponownie.",
+    ],
   ];
   for (const [error, reader, title, text] of cases) {
-    await t.step(`${error.status} to a ${reader}: ${title}`, () => {
-      assert.deepEqual(errorPageText(error, reader), { title, text });
+    await t.step(`${error.status} to ${reader}: ${title}`, () => {
+      const page = reader === "merchant"
+        ? merchantErrorText(error)
+        : customerErrorText(error, reader);
+      assert.deepEqual(page, { title, text });
     });
   }
 });

@@ -15,6 +15,12 @@ const DAY_MS = 86_400_000;
 
 // The customer pages are reached without an API key, yet must run on the organisation's clock:
 // a sandbox organisation that moved its clock 30 days ahead stores every time 30 days ahead.
+import { CustomerDetailsInput } from "../lib/payments/customer_details.ts";
+/** A request that says nothing about the customer's language. */
+const NO_LANGUAGE = { query: null, acceptLanguage: null };
+/** A code with nothing entered beside it. */
+const NO_DETAILS = CustomerDetailsInput.parse({});
+
 Deno.test("[org time] customer pages and checkout expiry use the organisation's sandbox clock", async (t) => {
   const app = await makeTestApp();
   try {
@@ -27,7 +33,7 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
     await t.step("a session page counts down from the organisation's time", async () => {
       const session = await createTestSession(app, offer.qrId, { expiresInMinutes: 10 });
       assert.equal(session.expiresAt, new Date(orgNow + 600_000).toISOString());
-      const page = await loadSessionPage(app.services, session.sessionId);
+      const page = await loadSessionPage(app.services, session.sessionId, NO_LANGUAGE);
       assert.equal(page?.expiresInSeconds, 600);
       assert.equal(page?.state.phase, "ready");
 
@@ -42,7 +48,13 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
     await t.step("a code typed on a session page pays in the organisation's time", async () => {
       const session = await createTestSession(app, offer.qrId);
       const record = (await findPublicCheckoutSession(app.services, session.sessionId))!;
-      const state = await attemptSessionCode(app.services, record, "777123", { ip: "127.0.0.1" });
+      const state = await attemptSessionCode(
+        app.services,
+        record,
+        "777123",
+        { ip: "127.0.0.1" },
+        NO_DETAILS,
+      );
       assert.equal(state.phase, "succeeded");
       const payment = (await findPublicPayment(app.services, state.paymentId!))!;
       assert.equal(payment.succeeded_at, orgNow);
@@ -50,11 +62,11 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
 
     await t.step("a hosted page pays in the organisation's time", async () => {
       const created = await createTestPayment(app, offer.qrId, { expiresInMinutes: 5 });
-      const page = await loadPaymentPage(app.services, created.paymentId);
+      const page = await loadPaymentPage(app.services, created.paymentId, NO_LANGUAGE);
       assert.equal(page?.expiresInSeconds, 300);
       const state = await attemptPaymentCode(app.services, page!.payment, "777123", {
         ip: "127.0.0.1",
-      });
+      }, NO_DETAILS);
       assert.equal(state.phase, "succeeded");
       const paid = (await findPublicPayment(app.services, created.paymentId))!;
       assert.equal(paid.succeeded_at, orgNow);

@@ -30,6 +30,7 @@ Deno.test("[payments] create prices the offer and writes payment.created", async
       cancelUrl: "https://shop.example/cart",
       expiresInMinutes: 15,
       metadata: { orderId: "A-1" },
+      locale: "pl",
     });
     assert.equal(response.status, 201);
     assert.equal(response.headers.get("content-type"), "application/json");
@@ -54,6 +55,7 @@ Deno.test("[payments] create prices the offer and writes payment.created", async
       createdAt: "2026-11-21T10:00:00.000Z",
       updatedAt: "2026-11-21T10:00:00.000Z",
       version: 1,
+      locale: "pl",
     });
     const [created] = await events(app);
     assert.match(created.id, /^evt_[0-9A-Za-z]{24}$/);

@@ -1,3 +1,4 @@
+import { isLanguage } from "../i18n/mod.ts";
 import {
   type CheckoutSessionRecord,
   findCheckoutSessionById,
@@ -21,6 +22,8 @@ import {
 } from "../payments/mod.ts";
 import { orgContextOnClock } from "../sandbox_clock.ts";
 import { assertCodeEntryOpen, recordWrongCode } from "./guard.ts";
+import { saveCustomerDetails } from "../payments/customer_details.ts";
+import type { CustomerDetailsChange } from "../../db/payments.ts";
 import { assertSessionPayable, getCheckoutSession } from "./mod.ts";
 
 /**
@@ -36,7 +39,7 @@ export async function payCheckoutSession(
   ctx: OrgContext,
   session: CheckoutSessionRecord,
   code: string,
-  options: { enforceLock: boolean; payer: Payer },
+  options: { enforceLock: boolean; payer: Payer; details?: CustomerDetailsChange },
 ): Promise<CheckoutSessionRecord> {
   const { services } = ctx;
   assertSessionPayable(session, ctx.now());
@@ -58,8 +61,12 @@ export async function payCheckoutSession(
         "Another payment attempt started on this checkout session meanwhile; reload and try again.",
       );
     }
-    const payment = await currentPendingPayment(trx, current) ??
-      await newSessionPayment(trx, services, current, at);
+    const details = options.details ?? { customerEmail: null, invoice: null };
+    const pending = await currentPendingPayment(trx, current);
+    if (pending) await saveCustomerDetails(trx, pending.id, details, at);
+    const payment = pending
+      ? (await findPaymentByPublicId(trx, pending.public_id))!
+      : await newSessionPayment(trx, services, current, details, at);
     return {
       payment,
       attempt: await openAttempt(trx, services, payment, at, services.clock.now()),
@@ -81,24 +88,35 @@ async function currentPendingPayment(
   return await findPaymentByPublicId(trx, session.payment_public_id!);
 }
 
-/** A new PENDING payment for the session, which now points at it. */
+/**
+ * A new PENDING payment for the session, which now points at it. The customer's details come
+ * from this attempt or, when it gave none, from the session's previous payment.
+ */
 async function newSessionPayment(
   trx: Kysely<EnvironmentSchema>,
   services: Services,
   session: CheckoutSessionRecord,
+  details: CustomerDetailsChange,
   at: number,
 ): Promise<PaymentRecord> {
   const offer = (await findOffer(trx, session.org_id, session.qr_id))!;
+  const previous = session.payment_public_id === null
+    ? undefined
+    : await findPaymentByPublicId(trx, session.payment_public_id);
+  const previousInvoice = previous?.invoice_company_name && previous.invoice_tax_id
+    ? { companyName: previous.invoice_company_name, taxId: previous.invoice_tax_id }
+    : null;
   const payment = await insertPendingPayment(trx, services, offer, {
     publicId: newId("payment"),
     amount: session.amount,
     quantity: 1,
-    customerEmail: null,
+    customerEmail: details.customerEmail ?? previous?.customer_email ?? null,
     customerName: null,
+    locale: isLanguage(session.locale) ? session.locale : null,
+    invoice: details.invoice ?? previousInvoice,
     successUrl: session.success_url,
     cancelUrl: session.cancel_url,
     metadata: JSON.parse(session.metadata),
-    invoice: null,
     expiresAt: session.expires_at,
     now: at,
   });

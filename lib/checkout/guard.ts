@@ -50,3 +50,13 @@ export async function recordWrongCode(trx: Db, subject: string, now: number): Pr
     updated_at: now,
   });
 }
+
+/**
+ * Hands `from`'s wrong-code counter to `to` in `trx`: a hosted payment started again counts on
+ * from where the failed one stopped, so new payments do not reset the limit on guessing.
+ */
+export async function carryCodeGuard(trx: Db, from: string, to: string, now: number) {
+  const guard = await findCodeGuard(trx, from);
+  if (!guard) return;
+  await saveCodeGuard(trx, { ...guard, subject: to, updated_at: now });
+}

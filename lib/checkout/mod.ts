@@ -17,7 +17,8 @@ import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
 import { MAX_AMOUNT } from "../money.ts";
-import { requireHttpsInProduction } from "../payments/mod.ts";
+import { requireHttpsInProduction, storedLocale } from "../payments/mod.ts";
+import { isLanguage } from "../i18n/mod.ts";
 import { embedOriginOf } from "./origins.ts";
 import type { ListQuery, Page } from "../schemas.ts";
 import type { CheckoutSession, CreateCheckoutSessionRequest, LineItem } from "./schemas.ts";
@@ -60,6 +61,7 @@ export function toCheckoutSession(row: CheckoutSessionRecord, publicUrl: string)
     paymentId: row.payment_public_id,
     createdAt: toIso(row.created_at),
     version: row.version,
+    locale: isLanguage(row.locale) ? row.locale : "auto",
   };
 }
 
@@ -135,6 +137,7 @@ export async function createCheckoutSession(
       metadata: JSON.stringify(input.metadata ?? {}),
       payment_id: null,
       expires_at: now + input.expiresInMinutes * 60_000,
+      locale: storedLocale(input.locale),
       created_at: now,
       updated_at: now,
     });
@@ -147,6 +150,7 @@ export async function createCheckoutSession(
       payment_status: null,
       payment_failure_code: null,
       payment_processing_at: null,
+      payment_customer_email: null,
     };
     wakeAtOrgTime(ctx, trx, CHECKOUT_EXPIRY_JOB, record.expires_at);
     return record;

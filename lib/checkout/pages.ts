@@ -1,14 +1,22 @@
 import { findOfferByPublicId } from "../../db/offers.ts";
 import { getOrganisation } from "../accounts/organisations.ts";
 import type { Services } from "../context.ts";
-import { formatMoney } from "../money.ts";
+import { getBusinessDetails } from "../business_details.ts";
+import { chooseLanguage, type Language, type Translator, translator } from "../i18n/mod.ts";
+import {
+  type CustomerDetails,
+  hasCustomerDetails,
+  parseCustomerDetails,
+  saveCustomerDetails,
+} from "../payments/customer_details.ts";
 import { createPayment, findPublicPayment, type PaymentRecord } from "../payments/mod.ts";
 import { CreatePaymentRequest } from "../payments/schemas.ts";
 import type { Payer } from "../payments/attempts.ts";
 import { payCheckoutSession, payHostedPayment, rejectMalformedCode } from "./attempts.ts";
-import { lockedForSeconds } from "./guard.ts";
+import { assertCodeEntryOpen, lockedForSeconds } from "./guard.ts";
 import { type CheckoutSessionRecord, findPublicCheckoutSession, ownOrigin } from "./mod.ts";
 import type { LineItem } from "./schemas.ts";
+import { type Seller, sellerOf } from "./seller.ts";
 import { orgContextOnClock } from "../sandbox_clock.ts";
 import { isOriginAllowed } from "./settings.ts";
 import {
@@ -35,8 +43,24 @@ export interface OrderSummary {
   totalLabel: string;
 }
 
+/** What the request says about the customer's language (CONTRACT "Customers in their language"). */
+export interface LanguageRequest {
+  /** `?lang=`, the customer's own switch. */
+  query: string | null | undefined;
+  acceptLanguage: string | null | undefined;
+}
+
+/** Who is paid and in which language the page speaks: what every customer page shows. */
+interface Audience {
+  language: Language;
+  merchantName: string;
+  seller: Seller;
+  /** Whether the organisation offers invoices ("I need an invoice"). */
+  offersInvoices: boolean;
+}
+
 /** What both customer pages show around the order: the environment's marks and reloads. */
-interface PageFrame {
+interface PageFrame extends Audience {
   /** The sandbox banner. */
   sandbox: boolean;
   /** The test codes: the simulator's; PayU's sandbox has its own (README). */
@@ -54,6 +78,8 @@ export interface SessionPage extends PageFrame {
   expiresInSeconds: number;
   /** False once the merchant removed the session's origin from the allowlist. */
   embedAllowed: boolean;
+  /** Whether to ask for the customer's e-mail address (the payment has none). */
+  askEmail: boolean;
 }
 
 /** A hosted payment's page: the payment, its order and its state. */
@@ -63,6 +89,8 @@ export interface PaymentPage extends PageFrame {
   state: CheckoutState;
   /** Seconds until the payment expires, on the organisation's clock. */
   expiresInSeconds: number;
+  /** Whether to ask for the customer's e-mail address (the payment has none). */
+  askEmail: boolean;
 }
 
 /**
@@ -73,9 +101,10 @@ async function orgNow(services: Services, orgId: number): Promise<number> {
   return (await orgContextOnClock(services, orgId)).now();
 }
 
-function pageFrame(services: Services, state: CheckoutState): PageFrame {
+function pageFrame(services: Services, state: CheckoutState, audience: Audience): PageFrame {
   const sandbox = services.environment === "sandbox";
   return {
+    ...audience,
     sandbox,
     testCodes: sandbox && services.provider.name === "sandbox",
     refreshSeconds: state.phase === "processing" ? NO_SCRIPT_REFRESH_SECONDS : undefined,
@@ -86,16 +115,46 @@ function secondsUntil(at: number, now: number): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-async function merchantName(services: Services, orgId: number): Promise<string> {
-  return (await getOrganisation(services.accounts, orgId))?.name ?? "the merchant";
+/**
+ * Who an organisation's customer pays, and in which language: `?lang`, then the payment's or
+ * session's `locale`, then the browser's, then the organisation's default (Polish unless set).
+ */
+async function audienceOf(
+  services: Services,
+  orgId: number,
+  locale: string | null,
+  request: LanguageRequest,
+): Promise<Audience> {
+  const [organisation, details] = await Promise.all([
+    getOrganisation(services.accounts, orgId),
+    getBusinessDetails(services.accounts, orgId),
+  ]);
+  const language = chooseLanguage({
+    query: request.query,
+    locale,
+    acceptLanguage: request.acceptLanguage,
+    organisationDefault: details?.defaultLanguage,
+  });
+  const organisationName = organisation?.name ?? details?.legalName ?? "Paystead";
+  return {
+    language,
+    merchantName: organisationName,
+    seller: sellerOf(organisationName, details, language),
+    offersInvoices: details?.invoiceRequests === true,
+  };
 }
 
-function orderLines(lines: LineItem[], currency: string): OrderLine[] {
+/** Whether the organisation lets its customers ask for an invoice. */
+async function offersInvoices(services: Services, orgId: number): Promise<boolean> {
+  return (await getBusinessDetails(services.accounts, orgId))?.invoiceRequests === true;
+}
+
+function orderLines(lines: LineItem[], currency: string, money: Translator["money"]): OrderLine[] {
   return lines.map((line) => ({
     name: line.name,
     quantity: line.quantity,
-    unitLabel: formatMoney(line.unitAmount, currency),
-    totalLabel: formatMoney(line.unitAmount * line.quantity, currency),
+    unitLabel: money(line.unitAmount, currency),
+    totalLabel: money(line.unitAmount * line.quantity, currency),
   }));
 }
 
@@ -109,10 +168,13 @@ function normaliseCode(raw: string): string | null {
 export async function loadSessionPage(
   services: Services,
   sessionId: string,
+  request: LanguageRequest,
 ): Promise<SessionPage | undefined> {
   const session = await findPublicCheckoutSession(services, sessionId);
   if (!session) return undefined;
   const now = await orgNow(services, session.org_id);
+  const audience = await audienceOf(services, session.org_id, session.locale, request);
+  const { money } = translator(audience.language);
   const lines: LineItem[] = session.line_items === null
     ? [{ name: session.offer_name, quantity: 1, unitAmount: session.amount }]
     : JSON.parse(session.line_items);
@@ -122,20 +184,21 @@ export async function loadSessionPage(
     now,
   );
   return {
-    ...pageFrame(services, state),
+    ...pageFrame(services, state, audience),
     session,
     summary: {
-      merchantName: await merchantName(services, session.org_id),
+      merchantName: audience.merchantName,
       title: session.offer_name,
       description: session.offer_description,
-      lines: orderLines(lines, session.currency),
-      totalLabel: formatMoney(session.amount, session.currency),
+      lines: orderLines(lines, session.currency, money),
+      totalLabel: money(session.amount, session.currency),
     },
     state,
     expiresInSeconds: secondsUntil(session.expires_at, now),
     // The panel's preview embeds on this environment's own origin, which is never on a list.
     embedAllowed: session.embed_origin === ownOrigin(services) ||
       await isOriginAllowed(services.store.db, session.org_id, session.embed_origin),
+    askEmail: session.payment_customer_email === null,
   };
 }
 
@@ -153,17 +216,26 @@ export async function loadSessionState(
   );
 }
 
-/** Takes a code typed on a session's page; returns the page's state after the attempt. */
+/**
+ * Takes a code typed on a session's page, with what the customer entered beside it (checked
+ * first: 400 with `param` and nothing stored when wrong); returns the page's state after it.
+ */
 export async function attemptSessionCode(
   services: Services,
   session: CheckoutSessionRecord,
   rawCode: string,
   payer: Payer,
+  entered: CustomerDetails,
 ): Promise<CheckoutState> {
+  const details = parseCustomerDetails(entered, await offersInvoices(services, session.org_id));
   const code = normaliseCode(rawCode);
   if (code === null) return await rejectMalformedCode(services, session.public_id);
   const ctx = await orgContextOnClock(services, session.org_id);
-  const updated = await payCheckoutSession(ctx, session, code, { enforceLock: true, payer });
+  const updated = await payCheckoutSession(ctx, session, code, {
+    enforceLock: true,
+    payer,
+    details,
+  });
   const state = sessionState(
     updated,
     await lockedForSeconds(services.store.db, updated.public_id, services.clock.now()),
@@ -181,10 +253,15 @@ function providerUnreachable(state: CheckoutState): CheckoutState {
   return { ...state, phase: "failed", failureCode: "provider_unavailable", canRetry: true };
 }
 
-async function paymentSummary(services: Services, payment: PaymentRecord): Promise<OrderSummary> {
+async function paymentSummary(
+  services: Services,
+  payment: PaymentRecord,
+  audience: Audience,
+): Promise<OrderSummary> {
   const offer = (await findOfferByPublicId(services.store.db, payment.qr_id))!;
+  const { money } = translator(audience.language);
   return {
-    merchantName: await merchantName(services, payment.org_id),
+    merchantName: audience.merchantName,
     title: offer.name,
     description: offer.description,
     lines: orderLines(
@@ -194,8 +271,9 @@ async function paymentSummary(services: Services, payment: PaymentRecord): Promi
         unitAmount: payment.amount / payment.quantity,
       }],
       payment.currency,
+      money,
     ),
-    totalLabel: formatMoney(payment.amount, payment.currency),
+    totalLabel: money(payment.amount, payment.currency),
   };
 }
 
@@ -203,21 +281,26 @@ async function paymentSummary(services: Services, payment: PaymentRecord): Promi
 export async function loadPaymentPage(
   services: Services,
   paymentId: string,
+  request: LanguageRequest,
 ): Promise<PaymentPage | undefined> {
   const payment = await findPublicPayment(services, paymentId);
   if (!payment) return undefined;
   const now = await orgNow(services, payment.org_id);
+  const audience = await audienceOf(services, payment.org_id, payment.locale, request);
   const state = hostedPaymentState(
     payment,
     await lockedForSeconds(services.store.db, payment.public_id, services.clock.now()),
     now,
   );
   return {
-    ...pageFrame(services, state),
+    ...pageFrame(services, state, audience),
     payment,
-    summary: await paymentSummary(services, payment),
+    summary: await paymentSummary(services, payment, audience),
     state,
     expiresInSeconds: secondsUntil(payment.expires_at, now),
+    askEmail: payment.customer_email === null,
+    // An invoice already asked for (the merchant's API call or an earlier try) is not asked again.
+    offersInvoices: audience.offersInvoices && payment.invoice_tax_id === null,
   };
 }
 
@@ -235,15 +318,27 @@ export async function loadPaymentState(
   );
 }
 
-/** Takes a code typed on a hosted payment's page; returns the page's state after the attempt. */
+/**
+ * Takes a code typed on a hosted payment's page, with what the customer entered beside it
+ * (checked first: 400 with `param` and nothing stored when wrong); returns the page's state.
+ */
 export async function attemptPaymentCode(
   services: Services,
   payment: PaymentRecord,
   rawCode: string,
   payer: Payer,
+  entered: CustomerDetails,
 ): Promise<CheckoutState> {
+  const details = parseCustomerDetails(entered, await offersInvoices(services, payment.org_id));
   const code = normaliseCode(rawCode);
   if (code === null) return await rejectMalformedCode(services, payment.public_id);
+  if (hasCustomerDetails(details)) {
+    // A refused attempt (429 while locked) stores nothing either.
+    await assertCodeEntryOpen(services.store.db, payment.public_id, services.clock.now());
+    const now = await orgNow(services, payment.org_id);
+    // A payment no longer payable is left as it is; the attempt below then says why.
+    await services.store.write((trx) => saveCustomerDetails(trx, payment.id, details, now));
+  }
   const updated = await payHostedPayment(services, payment, code, payer);
   const state = hostedPaymentState(
     updated,
@@ -256,7 +351,7 @@ export async function attemptPaymentCode(
 /** What opening an offer's QR code leads to. */
 type OfferStart =
   | { kind: "started"; payment: PaymentRecord }
-  | { kind: "unavailable"; merchantName: string; offerName: string };
+  | { kind: "unavailable"; language: Language; merchantName: string; offerName: string };
 
 /**
  * Starts a payment for the offer behind a QR code (`/o/{qrId}`); a deactivated offer is
@@ -265,13 +360,16 @@ type OfferStart =
 export async function startOfferPayment(
   services: Services,
   qrId: string,
+  request: LanguageRequest,
 ): Promise<OfferStart | undefined> {
   const offer = await findOfferByPublicId(services.store.db, qrId);
   if (!offer) return undefined;
   if (offer.active !== 1) {
+    const audience = await audienceOf(services, offer.org_id, null, request);
     return {
       kind: "unavailable",
-      merchantName: await merchantName(services, offer.org_id),
+      language: audience.language,
+      merchantName: audience.merchantName,
       offerName: offer.name,
     };
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AmountOrZero, HttpUrl, Metadata, NOT_BLANK, Timestamp, Version } from "../schemas.ts";
 import { SESSION_STATUSES } from "./status.ts";
+import { CustomerLocale } from "../payments/schemas.ts";
 
 /** Most line items a session may carry. */
 const MAX_LINE_ITEMS = 100;
@@ -34,6 +35,7 @@ export const CreateCheckoutSessionRequest = z.strictObject({
       description: "When given, their sum is the amount charged; otherwise the offer's amount.",
     }),
   metadata: Metadata.optional(),
+  locale: CustomerLocale.optional(),
 }).meta({ id: "CreateCheckoutSessionRequest" });
 export type CreateCheckoutSessionRequest = z.infer<typeof CreateCheckoutSessionRequest>;
 
@@ -58,6 +60,7 @@ export const CheckoutSession = z.strictObject({
   }),
   createdAt: Timestamp,
   version: Version,
+  locale: CustomerLocale,
 }).meta({ id: "CheckoutSession", description: "An embedded checkout for one offer." });
 export type CheckoutSession = z.infer<typeof CheckoutSession>;
 

@@ -19,7 +19,10 @@ export interface CheckoutState {
   /** The payment of the latest attempt, once there is one. */
   paymentId: string | null;
   failureCode: FailureCode | null;
-  /** After a failure: whether another code may be tried (a session) or not (a hosted payment). */
+  /**
+   * After a failure: whether another code may be tried, on the session's next payment or, on a
+   * hosted page, on a new payment for the same purchase.
+   */
   canRetry: boolean;
   /** While locked: seconds until codes are accepted again. */
   retryAfterSeconds: number | null;
@@ -89,7 +92,10 @@ export function sessionState(
   return READY;
 }
 
-/** The state of a hosted payment's page at `now`; a failed payment is final. */
+/**
+ * The state of a hosted payment's page at `now`. A failed payment is final, so `canRetry` there
+ * means the page may start a new payment for the same purchase (see startPaymentAgain).
+ */
 export function hostedPaymentState(
   payment: {
     public_id: string;
@@ -107,14 +113,27 @@ export function hostedPaymentState(
       return { ...READY, phase: "succeeded", paymentId };
     case "PROCESSING":
       return processing(paymentId, payment.processing_at, now);
-    case "FAILED":
+    case "FAILED": {
+      const failureCode = payment.failure_code as FailureCode | null;
+      if (lockedSeconds > 0) {
+        return {
+          ...READY,
+          phase: "locked",
+          paymentId,
+          failureCode,
+          canRetry: false,
+          retryAfterSeconds: lockedSeconds,
+        };
+      }
+      // A FAILED payment is final; until it would have expired, its page starts a new one.
       return {
         ...READY,
         phase: "failed",
         paymentId,
-        failureCode: payment.failure_code as FailureCode | null,
-        canRetry: false,
+        failureCode,
+        canRetry: payment.expires_at > now,
       };
+    }
     case "CANCELED":
       return { ...READY, phase: "canceled", paymentId, canRetry: false };
     case "EXPIRED":

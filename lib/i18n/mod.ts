@@ -87,9 +87,16 @@ export function translator(language: Language): Translator {
   if (found) return found;
   const locale = LOCALES[language];
   const moneyFormats = new Map<string, Intl.NumberFormat>();
+  const plain = new Map<MessageKey, string>();
   found = {
     language,
-    t: (key, values) => String(compiled(language, key).format(values)),
+    t(key, values) {
+      if (values !== undefined) return String(compiled(language, key).format(values));
+      // A message without values reads the same every time: formatted once.
+      let text = plain.get(key);
+      if (text === undefined) plain.set(key, text = String(compiled(language, key).format()));
+      return text;
+    },
     money(amount, currency) {
       let format = moneyFormats.get(currency);
       if (!format) {

@@ -163,6 +163,7 @@ export function quickstartSamples(publicUrl: string, now: number, embedLink: str
     payment_status: paid ? "SUCCEEDED" : null,
     payment_failure_code: null,
     payment_processing_at: null,
+    payment_customer_email: null,
     locale: null,
   });
   return {

@@ -23,6 +23,7 @@ import { pageAfter } from "../pagination.ts";
 import type { FailureCode } from "../providers/mod.ts";
 import { customerEmailRequired } from "../subscriptions/link_rules.ts";
 import { renewsByLink } from "../subscriptions/link_schedule.ts";
+import { isLanguage, type Language } from "../i18n/mod.ts";
 import { openAttempt, type Payer, sendAttempt } from "./attempts.ts";
 import type { Page } from "../schemas.ts";
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from "./schemas.ts";
@@ -70,6 +71,7 @@ export function toPayment(row: PaymentApiRow, publicUrl: string): Payment {
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     version: row.version,
+    locale: isLanguage(row.locale) ? row.locale : "auto",
   };
 }
 
@@ -188,7 +190,13 @@ export function apiPaymentFields(
     invoice: input.invoiceRequest ?? null,
     expiresAt: now + input.expiresInMinutes * 60_000,
     now,
+    locale: storedLocale(input.locale),
   };
+}
+
+/** The `locale` column of a requested locale: `auto` (or none) is stored as null. */
+export function storedLocale(locale: "pl" | "en" | "auto" | undefined): Language | null {
+  return locale === "pl" || locale === "en" ? locale : null;
 }
 
 /** A new payment's own fields; the offer gives the rest. */
@@ -205,6 +213,8 @@ interface PendingPaymentFields {
   invoice: { companyName: string; taxId: string } | null;
   expiresAt: number;
   now: number;
+  /** The customer's language, null for `auto`. */
+  locale?: Language | null;
 }
 
 /** The row of a new PENDING payment for `offer`. */
@@ -231,6 +241,7 @@ export function pendingPaymentRow(
     processing_deadline_at: null,
     created_at: fields.now,
     updated_at: fields.now,
+    locale: fields.locale ?? null,
     invoice_company_name: fields.invoice?.companyName ?? null,
     invoice_tax_id: fields.invoice?.taxId ?? null,
   };

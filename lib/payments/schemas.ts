@@ -30,6 +30,12 @@ export const InvoiceRequest = z.strictObject({
     'otherwise 400 with `param: "invoiceRequest"`.',
 });
 
+/** The language of the customer's pages and e-mails; `auto` follows their browser. */
+export const CustomerLocale = z.enum(["pl", "en", "auto"]).meta({
+  description: "The language of the customer's pages and e-mails: `pl`, `en`, or `auto` " +
+    "(the default) for the customer's browser, then the organisation's default language.",
+});
+
 export const CreatePaymentRequest = z.strictObject({
   qrId: z.string().min(1).max(100).meta({ description: "The offer to pay for." }),
   quantity: z.int().min(1).max(1000).default(1),
@@ -41,6 +47,7 @@ export const CreatePaymentRequest = z.strictObject({
   }),
   metadata: Metadata.optional(),
   invoiceRequest: InvoiceRequest.optional(),
+  locale: CustomerLocale.optional(),
 }).meta({ id: "CreatePaymentRequest" });
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
 
@@ -81,5 +88,6 @@ export const Payment = z.strictObject({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Version,
+  locale: CustomerLocale,
 }).meta({ id: "Payment", description: "A customer payment for an offer." });
 export type Payment = z.infer<typeof Payment>;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { translator } from "../../lib/i18n/mod.ts";
 import { createTestOffer } from "../support/helpers.ts";
 import { collectErrors, launchBrowser, startCheckoutServer } from "../support/browser.ts";
 
@@ -14,11 +15,13 @@ function startShop(checkoutOrigin: string): { port: number; close(): Promise<voi
     const url = new URL(request.url);
     if (url.pathname !== "/shop") return new Response(null, { status: 204 });
     const embedUrl = JSON.stringify(url.searchParams.get("embedUrl")).replace(/</g, "\\u003c");
+    // `?lang=` sets the shop page's own language, which embed.js follows.
+    const lang = url.searchParams.get("lang") === "en" ? "en" : "pl";
     const onError = url.searchParams.has("plain")
       ? ""
       : `onError: (error) => calls.push({ name: "error", error }),`;
     return new Response(
-      `<!doctype html><title>Shop</title><div id="checkout"></div>
+      `<!doctype html><html lang="${lang}"><title>Shop</title><div id="checkout"></div>
 <script src="${checkoutOrigin}/static/embed.js"></script>
 <script>
   window.calls = [];
@@ -76,8 +79,25 @@ Deno.test("[e2e] embed.js says why a checkout does not load, and stays quiet whe
       );
       assert.deepEqual(await calls(page), [{
         name: "error",
-        error: { code: "embed_not_ready", message: notReadyMessage(refused, checkout.origin) },
+        error: {
+          code: "embed_not_ready",
+          message: translator("pl").t("embed.notReady"),
+          language: "pl",
+          detail: notReadyMessage(refused, checkout.origin),
+        },
       }]);
+      await page.close();
+    });
+
+    await s.step("the customer's message follows the page's language or ?lang", async () => {
+      const page = await browser.newPage();
+      await page.goto(shopUrl(refused, "&lang=en"));
+      await page.waitForFunction(() =>
+        (globalThis as unknown as { calls: unknown[] }).calls.length > 0
+      );
+      const [call] = await calls(page) as { error: { message: string; language: string } }[];
+      assert.equal(call.error.message, translator("en").t("embed.notReady"));
+      assert.equal(call.error.language, "en");
       await page.close();
     });
 

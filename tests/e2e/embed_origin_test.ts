@@ -66,7 +66,7 @@ Deno.test("[e2e] the embed script runs callbacks only for its own checkout ifram
     const session = await created.json();
     const forgery = `${forger.origin}/?sessionId=${session.sessionId}`;
 
-    const page = await browser.newPage();
+    const page = await browser.newPage({ locale: "en-US" });
     const errors = collectErrors(page);
     await page.goto(`${shopOrigin}/shop?embedUrl=${encodeURIComponent(session.embedUrl)}`);
     await waitForCallback(page, "ready");
@@ -83,8 +83,8 @@ Deno.test("[e2e] the embed script runs callbacks only for its own checkout ifram
 
     await s.step("the genuine checkout iframe's completion runs onComplete", async () => {
       const frame = page.frameLocator("#checkout iframe");
-      await frame.getByLabel("Payment code").fill("777123");
-      await frame.getByLabel("Payment code").press("Enter");
+      await frame.getByLabel("BLIK code").fill("777123");
+      await frame.getByLabel("BLIK code").press("Enter");
       const [completed] = await waitForCallback(page, "complete");
       const paid = await (await t.request("GET", `/api/v1/checkout-sessions/${session.sessionId}`))
         .json();

@@ -39,7 +39,7 @@ async function createSession(world: World, fields: Record<string, unknown> = {})
  * checkout: full-page screenshots leave a cross-origin iframe unpainted below the viewport.
  */
 async function openShop(world: World, embedUrl: string, viewport = { width: 1024, height: 1300 }) {
-  const page = await world.browser.newPage({ viewport });
+  const page = await world.browser.newPage({ viewport, locale: "en-US" });
   const errors = collectErrors(page);
   await page.goto(`${world.shopOrigin}/shop?embedUrl=${encodeURIComponent(embedUrl)}`);
   return { page, errors };
@@ -77,7 +77,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       const [ready] = await waitForCallback(page, "ready");
       assert.deepEqual(ready, { type: "CHECKOUT_READY", sessionId: session.sessionId });
       const frame = checkoutFrame(page);
-      await frame.getByRole("heading", { name: "Pay with a 6-digit code" }).waitFor();
+      await frame.getByRole("heading", { name: "Pay with BLIK" }).waitFor();
       // Hydration took over the server's markup instead of adding a second copy.
       assert.equal(await frame.locator(".code-entry").count(), 1);
       assert.equal(await frame.locator("form").count(), 1);
@@ -99,8 +99,8 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       await waitForResized(page);
       await screenshot(page, "embed-ready");
 
-      await frame.getByLabel("Payment code").fill("777123");
-      await frame.getByLabel("Payment code").press("Enter");
+      await frame.getByLabel("BLIK code").fill("777123");
+      await frame.getByLabel("BLIK code").press("Enter");
       const [completed] = await waitForCallback(page, "complete");
       await frame.getByRole("heading", { name: "Payment successful" }).waitFor();
       await waitForResized(page);
@@ -163,7 +163,7 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       const { page, errors } = await openShop(world, session.embedUrl);
       await waitForCallback(page, "ready");
       const frame = checkoutFrame(page);
-      await frame.getByLabel("Payment code").fill("500500");
+      await frame.getByLabel("BLIK code").fill("500500");
       await frame.getByRole("button", { name: /^Pay / }).click();
       const [failed] = await waitForCallback(page, "fail");
       await frame.getByRole("heading", { name: "Payment failed" }).waitFor();
@@ -180,12 +180,12 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       });
       assert.equal((await api(world, `/api/v1/payments/${open.paymentId}`)).status, "FAILED");
 
-      await frame.getByRole("button", { name: "Try again" }).click();
-      const input = frame.getByLabel("Payment code");
+      await frame.getByRole("button", { name: "Try again with a new code" }).click();
+      const input = frame.getByLabel("BLIK code");
       assert.equal(await input.evaluate((el) => el === document.activeElement), true);
       await input.fill("777");
       await input.press("Enter");
-      await frame.getByText("Enter the 6 digits of your code.").waitFor();
+      await frame.getByText("Enter the 6 digits of your BLIK code.").waitFor();
       await input.fill("777999");
       await input.press("Enter");
       const [completed] = await waitForCallback(page, "complete");
@@ -201,8 +201,8 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
         const { page, errors } = await openShop(world, session.embedUrl);
         await waitForCallback(page, "ready");
         const frame = checkoutFrame(page);
-        await frame.getByLabel("Payment code").fill("600600");
-        await frame.getByLabel("Payment code").press("Enter");
+        await frame.getByLabel("BLIK code").fill("600600");
+        await frame.getByLabel("BLIK code").press("Enter");
         await waitForCallback(page, "processing");
         await frame.getByRole("heading", { name: "Confirm the payment in your banking app" })
           .waitFor();
@@ -248,9 +248,9 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       const { page, errors } = await openShop(world, session.embedUrl);
       await waitForCallback(page, "ready");
       const frame = checkoutFrame(page);
-      await frame.getByRole("button", { name: "Try again" }).click();
-      await frame.getByLabel("Payment code").fill("700701");
-      await frame.getByLabel("Payment code").press("Enter");
+      await frame.getByRole("button", { name: "Try again with a new code" }).click();
+      await frame.getByLabel("BLIK code").fill("700701");
+      await frame.getByLabel("BLIK code").press("Enter");
       await frame.getByRole("heading", { name: "Too many attempts" }).waitFor();
       const [failed] = await waitForCallback(page, "fail");
       assert.equal(failed.failureCode, "code_expired");
@@ -282,8 +282,8 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
       const { page, errors } = await openShop(world, session.embedUrl);
       await waitForCallback(page, "ready");
       const frame = checkoutFrame(page);
-      await frame.getByLabel("Payment code").fill("777123");
-      await frame.getByLabel("Payment code").press("Enter");
+      await frame.getByLabel("BLIK code").fill("777123");
+      await frame.getByLabel("BLIK code").press("Enter");
       await page.waitForURL(`${shopOrigin}/thanks`);
       const callbacks = JSON.parse(
         await page.evaluate(() => sessionStorage.getItem("callbacks") ?? "[]"),
@@ -310,7 +310,10 @@ Deno.test("[e2e] embedded checkout on a merchant's page of another origin", asyn
 
     await t.step("a parent page on another origin is blocked by frame-ancestors", async () => {
       const session = await createSession(world);
-      const page = await world.browser.newPage({ viewport: { width: 1024, height: 900 } });
+      const page = await world.browser.newPage({
+        viewport: { width: 1024, height: 900 },
+        locale: "en-US",
+      });
       const refusals: string[] = [];
       page.on("console", (message) => {
         if (/frame-ancestors/.test(message.text())) refusals.push(message.text());

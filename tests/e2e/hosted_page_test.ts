@@ -35,17 +35,22 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
         successUrl: `${shopOrigin}/thanks`,
         cancelUrl: `${shopOrigin}/cart`,
       });
-      const page = await browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
+      const page = await browser.newPage({
+        viewport: PHONE,
+        isMobile: true,
+        hasTouch: true,
+        locale: "en-US",
+      });
       const errors = collectErrors(page);
       await page.goto(`${checkout.origin}/pay/${payment.paymentId}`);
-      await page.getByRole("heading", { name: "Pay with a 6-digit code" }).waitFor();
+      await page.getByRole("heading", { name: "Pay with BLIK" }).waitFor();
       // Nothing is wider than the phone.
       assert.equal(
         await page.evaluate(() => document.documentElement.scrollWidth),
         PHONE.width,
       );
       await screenshot(page, "hosted-phone-ready");
-      await page.getByLabel("Payment code").fill("777 123");
+      await page.getByLabel("BLIK code").fill("777 123");
       await page.getByRole("button", { name: "Pay PLN 37.00" }).tap();
       await page.getByRole("heading", { name: "Payment successful" }).waitFor();
       await screenshot(page, "hosted-phone-succeeded");
@@ -57,10 +62,13 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
 
     await t.step("on a desktop, by keyboard alone, with a visible focus", async () => {
       const payment = await newPayment();
-      const page = await browser.newPage({ viewport: DESKTOP });
+      const page = await browser.newPage({ viewport: DESKTOP, locale: "en-US" });
       const errors = collectErrors(page);
       await page.goto(`${checkout.origin}/pay/${payment.paymentId}`);
-      await page.getByRole("heading", { name: "Pay with a 6-digit code" }).waitFor();
+      await page.getByRole("heading", { name: "Pay with BLIK" }).waitFor();
+      // First the switch to Polish, then the code.
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Polski");
       await page.keyboard.press("Tab");
       assert.equal(await page.evaluate(() => document.activeElement?.id), "code");
       const outline = await page.locator("#code").evaluate((el) =>
@@ -69,13 +77,15 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
       assert.equal(outline, "solid");
       await page.keyboard.type("12");
       await page.keyboard.press("Enter");
-      await page.getByText("Enter the 6 digits of your code.").waitFor();
+      await page.getByText("Enter the 6 digits of your BLIK code.").waitFor();
       assert.equal(await page.getAttribute("#code", "aria-invalid"), "true");
       await screenshot(page, "hosted-desktop-invalid");
       assert.equal((await paymentStatus(payment.paymentId)).status, "PENDING");
       await page.keyboard.type("3456");
-      assert.equal(await page.getByText("Enter the 6 digits of your code.").count(), 0);
+      assert.equal(await page.getByText("Enter the 6 digits of your BLIK code.").count(), 0);
       assert.equal(await page.getAttribute("#code", "aria-invalid"), "false");
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "email");
       await page.keyboard.press("Tab");
       assert.equal(
         await page.evaluate(() => document.activeElement?.textContent),
@@ -85,9 +95,9 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
       await page.keyboard.press("Enter");
       await page.getByRole("heading", { name: "Payment failed" }).waitFor();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), "H2");
-      await page.getByText("That code wasn't recognised.").waitFor();
-      await page.getByText("this payment can't be retried").waitFor();
-      assert.equal(await page.getByLabel("Payment code").count(), 0);
+      await page.getByText("That BLIK code wasn't recognised.").waitFor();
+      await page.getByRole("button", { name: "Try again with a new code" }).waitFor();
+      assert.equal(await page.getByLabel("BLIK code").count(), 0);
       await screenshot(page, "hosted-desktop-failed");
       const failed = await paymentStatus(payment.paymentId);
       assert.equal(failed.status, "FAILED");
@@ -97,13 +107,13 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
     });
 
     await t.step("the QR code's /o/{qrId} starts a payment on its hosted page", async () => {
-      const page = await browser.newPage({ viewport: PHONE, isMobile: true });
+      const page = await browser.newPage({ viewport: PHONE, isMobile: true, locale: "en-US" });
       await page.goto(`${checkout.origin}/o/${offer.qrId}`);
       await page.waitForURL(new RegExp(`^${checkout.origin}/pay/pay_[0-9A-Za-z]{24}$`));
       const paymentId = new URL(page.url()).pathname.slice("/pay/".length);
       assert.equal((await paymentStatus(paymentId)).status, "PENDING");
-      await page.getByLabel("Payment code").fill("777123");
-      await page.getByLabel("Payment code").press("Enter");
+      await page.getByLabel("BLIK code").fill("777123");
+      await page.getByLabel("BLIK code").press("Enter");
       await page.getByRole("heading", { name: "Payment successful" }).waitFor();
       await page.getByText("You can close this page.").waitFor();
       assert.equal((await paymentStatus(paymentId)).status, "SUCCEEDED");
@@ -111,15 +121,17 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
     });
 
     await t.step("processing, locked and canceled payments say so", async () => {
-      const page = await browser.newPage({ viewport: DESKTOP });
+      const page = await browser.newPage({ viewport: DESKTOP, locale: "en-US" });
       const errors = collectErrors(page);
       const slow = await newPayment();
       await page.goto(`${checkout.origin}/pay/${slow.paymentId}`);
-      await page.getByLabel("Payment code").fill("600600");
-      await page.getByLabel("Payment code").press("Enter");
+      await page.getByLabel("BLIK code").fill("600600");
+      await page.getByLabel("BLIK code").press("Enter");
       await page.getByRole("heading", { name: "Confirm the payment in your banking app" })
         .waitFor();
-      await page.getByText("Open your banking app and approve the payment of PLN 18.50 to Acme.")
+      await page.getByText(
+        "Open your banking app and approve the BLIK payment of PLN 18.50 to Acme.",
+      )
         .waitFor();
       await page.getByRole("timer").getByText(/^Time left to confirm: 0:5\d$/).waitFor();
       await screenshot(page, "hosted-processing");
@@ -139,7 +151,7 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
       }
       await page.goto(`${checkout.origin}/pay/${scripted.paymentId}`);
       await page.getByRole("heading", { name: "Too many attempts" }).waitFor();
-      assert.equal(await page.getByLabel("Payment code").count(), 0);
+      assert.equal(await page.getByLabel("BLIK code").count(), 0);
       await screenshot(page, "hosted-locked");
 
       const canceled = await newPayment({ cancelUrl: `${shopOrigin}/cart` });
@@ -154,11 +166,15 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
     await t.step(
       "without JavaScript, a processing page reloads itself until the outcome",
       async () => {
-        const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+        const context = await browser.newContext({
+          javaScriptEnabled: false,
+          viewport: PHONE,
+          locale: "en-US",
+        });
         const page = await context.newPage();
         const payment = await newPayment();
         await page.goto(`${checkout.origin}/pay/${payment.paymentId}`);
-        await page.getByLabel("Payment code").fill("600600");
+        await page.getByLabel("BLIK code").fill("600600");
         await page.getByRole("button", { name: "Pay PLN 18.50" }).click();
         await page.getByRole("heading", { name: "Confirm the payment in your banking app" })
           .waitFor();
@@ -174,7 +190,7 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
     );
 
     await t.step("expired, unavailable and unknown links show a clear page", async () => {
-      const page = await browser.newPage({ viewport: PHONE, isMobile: true });
+      const page = await browser.newPage({ viewport: PHONE, isMobile: true, locale: "en-US" });
       const payment = await newPayment({ expiresInMinutes: 1, cancelUrl: `${shopOrigin}/cart` });
       checkout.t.clock.advance(60_000);
       await page.goto(`${checkout.origin}/pay/${payment.paymentId}`);

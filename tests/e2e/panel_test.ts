@@ -153,7 +153,7 @@ Deno.test("[e2e] the merchant panel, page by page, in Chromium", async (t) => {
     const { origin } = server;
     const { coffee } = await seedPayments(server);
     const owner = { email: server.demo.email, password: server.demo.oneTimePassword };
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
     const errors = collectErrors(page);
 
     await t.step("sign in with the one-time password, then choose a password", async () => {
@@ -344,8 +344,8 @@ Deno.test("[e2e] the merchant panel, page by page, in Chromium", async (t) => {
       await page.locator("select[name=qrId]").selectOption(coffee.qrId);
       await page.getByRole("button", { name: "Open preview" }).click();
       const frame = page.frameLocator(".preview__mount iframe");
-      await frame.getByLabel("Payment code").fill("777123");
-      await frame.getByLabel("Payment code").press("Enter");
+      await frame.getByLabel("BLIK code").fill("777123");
+      await frame.getByLabel("BLIK code").press("Enter");
       await frame.getByRole("heading", { name: "Payment successful" }).waitFor();
       await page.locator(".preview__messages").getByText("CHECKOUT_COMPLETED").first().waitFor();
       await screenshot(page, "panel-checkout-preview");

@@ -80,12 +80,15 @@ Deno.test("[e2e] production takes BLIK through PayU: hosted page and checkout if
 
     await t.step("the hosted page: 777123 ends SUCCEEDED, one event, one PayU order", async () => {
       const payment = await newPayment("order-1");
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const page = await browser.newPage({
+        viewport: { width: 390, height: 844 },
+        locale: "en-US",
+      });
       const errors = collectErrors(page);
       await page.goto(payment.paymentUrl);
       // Production shows no sandbox banner and no test codes.
       assert.equal(await page.getByText("Sandbox test codes").count(), 0);
-      await page.getByLabel("Payment code").fill("777 123");
+      await page.getByLabel("BLIK code").fill("777 123");
       await page.getByRole("button", { name: "Pay PLN 18.50" }).click();
       await page.getByRole("heading", { name: "Payment successful" }).waitFor();
       await screenshot(page, "payu-hosted-succeeded");
@@ -113,12 +116,12 @@ Deno.test("[e2e] production takes BLIK through PayU: hosted page and checkout if
 
     await t.step("an expired BLIK code (700701) fails with code_expired", async () => {
       const payment = await newPayment("order-2");
-      const page = await browser.newPage();
+      const page = await browser.newPage({ locale: "en-US" });
       await page.goto(payment.paymentUrl);
-      await page.getByLabel("Payment code").fill("700701");
+      await page.getByLabel("BLIK code").fill("700701");
       await page.getByRole("button", { name: "Pay PLN 18.50" }).click();
       await page.getByRole("heading", { name: "Payment failed" }).waitFor();
-      await page.getByText("That code expired before it was used.").waitFor();
+      await page.getByText("The BLIK code expired before it was used.").waitFor();
       const failed = await call(server.url, key, "GET", `/api/v1/payments/${payment.paymentId}`);
       assert.deepEqual([failed.body.status, failed.body.failureCode], ["FAILED", "code_expired"]);
       assert.equal((await succeededEvents(server.url, key, payment.paymentId)).length, 0);
@@ -134,14 +137,14 @@ Deno.test("[e2e] production takes BLIK through PayU: hosted page and checkout if
         embedLink: `${shopOrigin}/shop`,
       });
       assert.equal(session.status, 201);
-      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
       const page = await context.newPage();
       const errors = collectErrors(page);
       await page.goto(`${shopOrigin}/shop?embedUrl=${encodeURIComponent(session.body.embedUrl)}`);
       await waitForCallback(page, "ready");
       const frame = page.frameLocator("#checkout iframe");
-      await frame.getByLabel("Payment code").fill("777123");
-      await frame.getByLabel("Payment code").press("Enter");
+      await frame.getByLabel("BLIK code").fill("777123");
+      await frame.getByLabel("BLIK code").press("Enter");
       await waitForCallback(page, "processing");
       const [completed] = await waitForCallback(page, "complete");
       await screenshot(page, "payu-embedded-completed");
@@ -193,7 +196,9 @@ Deno.test("[e2e] one payment.succeeded webhook per PayU payment, however PayU re
     const payment = await call(server.url, key, "POST", "/payments", { qrId: offer.body.qrId }, {
       "idempotency-key": "webhook-order",
     });
-    const page = await (await fetch(`${server.url}/pay/${payment.body.paymentId}`)).text();
+    const page = await (await fetch(`${server.url}/pay/${payment.body.paymentId}`, {
+      headers: { "accept-language": "en" },
+    })).text();
     assert.match(page, /Test mode: no real money moves\./);
     assert.equal(
       page.includes("Sandbox test codes"),

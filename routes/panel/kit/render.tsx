@@ -7,7 +7,7 @@ import { payuTestSetup } from "../../../lib/providers/payu/test_setup.ts";
 import type { ApiError } from "../../../lib/errors.ts";
 import { decide } from "../../../lib/accounts/access.ts";
 import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
-import { errorPageText, wantsPage } from "../../error_pages.ts";
+import { merchantErrorText, wantsPage } from "../../error_pages.ts";
 import { errorResponse } from "../../errors.ts";
 import { renderPage } from "../../html.tsx";
 import { type PanelContext, subjectOf } from "./context.ts";
@@ -87,7 +87,7 @@ export function renderPanelError(
 ): Promise<Response> {
   if (!wantsPage(c)) return Promise.resolve(errorResponse(c, error));
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  const { title, text } = errorPageText(error, "merchant");
+  const { title, text } = merchantErrorText(error);
   const reference = error.status >= 500 ? c.get("requestId") : undefined;
   const session = c.get("session") as PanelSession | undefined;
   if (session) {
@@ -113,7 +113,11 @@ export function renderPanelError(
   }
   return Promise.resolve(renderPage(
     c,
-    <MessagePage title={title} tone="error" reference={reference}>
+    <MessagePage
+      title={title}
+      tone="error"
+      reference={reference && `Reference: ${reference}`}
+    >
       <p>{text}</p>
       <p>
         <a href="/panel">Go to the panel</a>
