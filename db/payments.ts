@@ -112,7 +112,6 @@ export function asFirstWritten(values: NewPayment): Omit<PaymentRow, "id"> {
     failed_at: null,
     canceled_at: null,
     expired_at: null,
-    locale: null,
   };
 }
 
