@@ -12,9 +12,9 @@ export interface EnteredDetails {
   invalid: DetailsField | null;
 }
 
-function detailsError(text: CodeEntryText, field: DetailsField): string {
+function detailsError(text: CodeEntryText, field: DetailsField, details: EnteredDetails): string {
   return field === "email"
-    ? text.emailInvalid
+    ? (details.email.trim() === "" ? text.emailMissing : text.emailInvalid)
     : field === "companyName"
     ? text.companyNameMissing
     : text.taxIdInvalid;
@@ -28,6 +28,8 @@ function detailsError(text: CodeEntryText, field: DetailsField): string {
 export function CustomerFields(props: {
   text: CodeEntryText;
   askEmail: boolean;
+  /** The payment starts a subscription whose renewal links are e-mailed: no address, no payment. */
+  emailRequired: boolean;
   offersInvoices: boolean;
   details: EnteredDetails;
   hydrated: boolean;
@@ -37,7 +39,9 @@ export function CustomerFields(props: {
     <>
       {props.askEmail && (
         <div class="customer-field">
-          <label class="field-label" for="email">{props.text.emailLabel}</label>
+          <label class="field-label" for="email">
+            {props.emailRequired ? props.text.emailLabelRequired : props.text.emailLabel}
+          </label>
           <input
             id="email"
             name="email"
@@ -45,6 +49,7 @@ export function CustomerFields(props: {
             type="email"
             autoComplete="email"
             maxLength={254}
+            required={props.emailRequired}
             value={props.details.email}
             aria-invalid={props.details.invalid === "email" ? "true" : "false"}
             aria-describedby={props.details.invalid === "email"
@@ -53,9 +58,13 @@ export function CustomerFields(props: {
             onInput={(event) =>
               props.onEnter({ email: (event.currentTarget as HTMLInputElement).value })}
           />
-          <p class="hint" id="email-hint">{props.text.emailHint}</p>
+          <p class="hint" id="email-hint">
+            {props.emailRequired ? props.text.emailHintRenewal : props.text.emailHint}
+          </p>
           {props.details.invalid === "email" && (
-            <p id="email-error" class="field-error">{detailsError(props.text, "email")}</p>
+            <p id="email-error" class="field-error">
+              {detailsError(props.text, "email", props.details)}
+            </p>
           )}
         </div>
       )}
@@ -92,7 +101,7 @@ export function CustomerFields(props: {
               />
               {props.details.invalid === "companyName" && (
                 <p id="companyName-error" class="field-error">
-                  {detailsError(props.text, "companyName")}
+                  {detailsError(props.text, "companyName", props.details)}
                 </p>
               )}
               <label class="field-label" for="taxId">{props.text.taxId}</label>
@@ -110,7 +119,9 @@ export function CustomerFields(props: {
                   props.onEnter({ taxId: (event.currentTarget as HTMLInputElement).value })}
               />
               {props.details.invalid === "taxId" && (
-                <p id="taxId-error" class="field-error">{detailsError(props.text, "taxId")}</p>
+                <p id="taxId-error" class="field-error">
+                  {detailsError(props.text, "taxId", props.details)}
+                </p>
               )}
             </div>
           )}

@@ -29,6 +29,7 @@ interface CodeEntryProps {
   text: CodeEntryText;
   /** Ask for an e-mail address (optional): the payment has none. */
   askEmail: boolean;
+  emailRequired: boolean;
   /** Offer "I need an invoice" with the company's name and NIP. */
   offersInvoices: boolean;
   /** Hosted: where a failed payment's page starts a new payment (a plain form posts there). */
@@ -288,8 +289,10 @@ export default function CodeEntry(props: CodeEntryProps) {
       } else if (response.status === 400) {
         setState(before);
         const param = (await response.json().catch(() => null))?.error?.param;
-        if (param === "email" || param === "companyName" || param === "taxId") {
-          setDetails((current) => ({ ...current, invalid: param }));
+        // A subscription renewed by link refuses a payment without an address (`customer.email`).
+        const field = param === "customer.email" ? "email" : param;
+        if (field === "email" || field === "companyName" || field === "taxId") {
+          setDetails((current) => ({ ...current, invalid: field }));
         } else {
           setFieldError(text.codeInvalid);
         }
@@ -386,6 +389,7 @@ export default function CodeEntry(props: CodeEntryProps) {
           <CustomerFields
             text={text}
             askEmail={props.askEmail}
+            emailRequired={props.emailRequired}
             offersInvoices={props.offersInvoices}
             details={details}
             hydrated={hydrated}

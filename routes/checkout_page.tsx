@@ -52,6 +52,7 @@ export function CheckoutPage(props: { page: SessionPage; lang: string; entered?:
                 embedded: true,
               }),
               askEmail: page.askEmail,
+              emailRequired: page.emailRequired,
               offersInvoices: page.offersInvoices,
               againUrl: null,
               entered: props.entered,

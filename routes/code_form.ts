@@ -67,7 +67,9 @@ export async function sendBackDetails<T>(
   try {
     return await attempt();
   } catch (error) {
-    const param = error instanceof ApiError ? error.param : undefined;
+    const refused = error instanceof ApiError ? error.param : undefined;
+    // A subscription renewed by link refuses a payment without an address (`customer.email`).
+    const param = refused === "customer.email" ? "email" : refused;
     if (
       !submission.fromForm || (param !== "email" && param !== "companyName" && param !== "taxId")
     ) {

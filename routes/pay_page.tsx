@@ -55,6 +55,7 @@ export function HostedPage(props: { page: PaymentPage; lang: string; entered?: E
                   embedded: false,
                 }),
                 askEmail: page.askEmail,
+                emailRequired: page.emailRequired,
                 offersInvoices: page.offersInvoices,
                 againUrl: `${path}/again${props.lang}`,
                 entered: props.entered,

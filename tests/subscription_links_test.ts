@@ -699,3 +699,48 @@ Deno.test("[renewal links] the e-mails speak the business's default language: En
     await t.close();
   }
 });
+
+Deno.test("[renewal links] the hosted page asks for the address as required, and says why in Polish", async () => {
+  const app = await linkApp();
+  const form = {
+    "content-type": "application/x-www-form-urlencoded",
+    accept: "text/html",
+    "sec-fetch-site": "same-origin",
+  };
+  try {
+    const offer = await createTestOffer(app, MONTHLY);
+    const opened = await app.app.request(`/o/${offer.qrId}?lang=pl`);
+    assert.equal(opened.status, 303);
+    const path = new URL(opened.headers.get("location")!, "http://x").pathname;
+    const html = await (await app.app.request(`${path}?lang=pl`)).text();
+    assert.match(html, /<label class="field-label" for="email">Adres e-mail<\/label>/);
+    assert.match(html, /<input id="email" name="email"[^>]* required/);
+    assert.match(html, /przed końcem każdego okresu – link do odnowienia subskrypcji/);
+
+    const refused = await app.app.request(`${path}?lang=pl`, {
+      method: "POST",
+      headers: form,
+      body: "code=777123&email=",
+    });
+    assert.equal(refused.status, 400);
+    assert.match(
+      await refused.text(),
+      /Podaj adres e-mail – wyślemy na niego link do odnowienia subskrypcji\./,
+    );
+    const paymentId = path.split("/").at(-1)!;
+    const before = await getJson(app, `/api/v1/payments/${paymentId}`);
+    assert.equal(before.status, "PENDING");
+    assert.deepEqual(app.provider.authorized, []);
+
+    const paid = await app.app.request(`${path}?lang=pl`, {
+      method: "POST",
+      headers: form,
+      body: "code=777123&email=ada%40example.com",
+    });
+    assert.equal(paid.status, 303);
+    const after = await getJson(app, `/api/v1/payments/${paymentId}`);
+    assert.deepEqual(after.customer, { email: "ada@example.com", name: null });
+  } finally {
+    await app.close();
+  }
+});

@@ -20,6 +20,10 @@ export interface CodeEntryText {
   emailLabel: string;
   emailHint: string;
   emailInvalid: string;
+  /** The e-mail field where a subscription's renewal links go: required. */
+  emailLabelRequired: string;
+  emailHintRenewal: string;
+  emailMissing: string;
   invoice: string;
   companyName: string;
   taxId: string;

@@ -1,3 +1,4 @@
+import { needsRenewalAddress } from "../subscriptions/link_rules.ts";
 import { findOfferByPublicId } from "../../db/offers.ts";
 import { getOrganisation } from "../accounts/organisations.ts";
 import type { Services } from "../context.ts";
@@ -80,6 +81,8 @@ export interface SessionPage extends PageFrame {
   embedAllowed: boolean;
   /** Whether to ask for the customer's e-mail address (the payment has none). */
   askEmail: boolean;
+  /** Whether that address is required (its subscription's renewal links are e-mailed). */
+  emailRequired: boolean;
 }
 
 /** A hosted payment's page: the payment, its order and its state. */
@@ -91,6 +94,8 @@ export interface PaymentPage extends PageFrame {
   expiresInSeconds: number;
   /** Whether to ask for the customer's e-mail address (the payment has none). */
   askEmail: boolean;
+  /** Whether that address is required (its subscription's renewal links are e-mailed). */
+  emailRequired: boolean;
 }
 
 /**
@@ -199,6 +204,8 @@ export async function loadSessionPage(
     embedAllowed: session.embed_origin === ownOrigin(services) ||
       await isOriginAllowed(services.store.db, session.org_id, session.embed_origin),
     askEmail: session.payment_customer_email === null,
+    emailRequired: session.payment_customer_email === null &&
+      await needsRenewalAddress(services.store.db, services, session.offer_id),
   };
 }
 
@@ -299,6 +306,8 @@ export async function loadPaymentPage(
     state,
     expiresInSeconds: secondsUntil(payment.expires_at, now),
     askEmail: payment.customer_email === null,
+    emailRequired: payment.customer_email === null &&
+      await needsRenewalAddress(services.store.db, services, payment.offer_id),
     // An invoice already asked for (the merchant's API call or an earlier try) is not asked again.
     offersInvoices: audience.offersInvoices && payment.invoice_tax_id === null,
   };
@@ -376,6 +385,7 @@ export async function startOfferPayment(
   const payment = await createPayment(
     await orgContextOnClock(services, offer.org_id),
     CreatePaymentRequest.parse({ qrId }),
+    { askedOnPage: true },
   );
   return { kind: "started", payment };
 }

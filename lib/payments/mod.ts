@@ -120,10 +120,15 @@ export async function transition(
   return record;
 }
 
-/** Creates a hosted payment for an offer; writes `payment.created`. */
+/**
+ * Creates a hosted payment for an offer; writes `payment.created`. With `askedOnPage`, the
+ * customer is on the hosted page, which asks for the address a subscription renewed by link
+ * needs (code entry refuses a code without it), so it is not required up front.
+ */
 export async function createPayment(
   ctx: OrgContext,
   input: CreatePaymentRequest,
+  options: { askedOnPage?: boolean } = {},
 ): Promise<PaymentRecord> {
   requireHttpsInProduction(ctx.services, input.successUrl, "successUrl");
   requireHttpsInProduction(ctx.services, input.cancelUrl, "cancelUrl");
@@ -132,7 +137,7 @@ export async function createPayment(
   const payment = await ctx.write(async (trx) => {
     const offer = await findOffer(trx, ctx.orgId, input.qrId);
     requirePayableOffer(input.qrId, offer);
-    requireRenewalAddress(ctx.services, offer, input);
+    if (!options.askedOnPage) requireRenewalAddress(ctx.services, offer, input);
     const record = await insertPendingPayment(
       trx,
       ctx.services,

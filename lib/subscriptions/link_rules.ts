@@ -63,6 +63,20 @@ export async function assertSubscriptionPayable(
   if (offer?.recurring_interval) throw customerEmailRequired(offer.public_id);
 }
 
+/**
+ * Whether a payment for `offerId` must carry the customer's e-mail address: it starts a
+ * subscription whose renewal links are e-mailed (the pages ask for it as required).
+ */
+export async function needsRenewalAddress(
+  db: Kysely<EnvironmentSchema>,
+  services: Services,
+  offerId: number,
+): Promise<boolean> {
+  if (!renewsByLink(services)) return false;
+  const [offer] = await findOffersByIds(db, [offerId]);
+  return offer?.recurring_interval != null;
+}
+
 /** The 400 for a first payment of a subscription renewed by link without an e-mail address. */
 export function customerEmailRequired(qrId: string): ApiError {
   return new ApiError(

@@ -41,6 +41,11 @@ export const customer = {
   "details.emailHint": "We will send the payment confirmation there.",
   "details.emailInvalid":
     "Enter an email address such as name@example.com, or leave the field empty.",
+  "details.emailLabelRequired": "Email address",
+  "details.emailHintRenewal":
+    "We will send the payment confirmation there, and a link to renew your subscription before each period ends.",
+  "details.emailMissing":
+    "Enter your email address: we will send the link to renew your subscription there.",
   "details.invoice": "I need an invoice",
   "details.companyName": "Company name",
   "details.taxId": "Tax ID (NIP)",

@@ -42,6 +42,10 @@ export const customer: CustomerMessages = {
   "details.emailHint": "Wyślemy na niego potwierdzenie płatności.",
   "details.emailInvalid":
     "Wpisz adres e-mail, np. jan.kowalski@example.pl, albo zostaw to pole puste.",
+  "details.emailLabelRequired": "Adres e-mail",
+  "details.emailHintRenewal":
+    "Wyślemy na niego potwierdzenie płatności, a przed końcem każdego okresu – link do odnowienia subskrypcji.",
+  "details.emailMissing": "Podaj adres e-mail – wyślemy na niego link do odnowienia subskrypcji.",
   "details.invoice": "Chcę fakturę",
   "details.companyName": "Nazwa firmy",
   "details.taxId": "NIP",
