@@ -19,11 +19,13 @@ export function Layout(props: {
   csrf?: string;
   /** Without JavaScript, reload the page every this many seconds (a payment being decided). */
   refreshSeconds?: number;
+  /** The page's language, for `<html lang>` (English unless told). */
+  lang?: string;
   children: ComponentChildren;
 }) {
   const panel = props.variant === "panel" || props.variant === "auth";
   return (
-    <html lang="en">
+    <html lang={props.lang ?? "en"}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -28,6 +28,7 @@ import {
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../errors.ts";
 import { guessablePasswordProblem } from "../password_strength.ts";
+import { isLanguage, type Language } from "../i18n/mod.ts";
 import { type PasswordHasher, scryptPasswords } from "../passwords.ts";
 import type { Plan, Role } from "../plans.ts";
 import type { ScheduledJob } from "../scheduler.ts";
@@ -64,6 +65,8 @@ export interface PanelSession {
   email: string;
   name: string | null;
   passwordChangeRequired: boolean;
+  /** The panel language the user chose; null follows the browser. */
+  language: Language | null;
   org: { id: number; publicId: string; slug: string; name: string; plan: Plan };
   role: Role;
   createdAt: number;
@@ -95,6 +98,7 @@ function toPanelSession(record: SessionRecord, token: string): PanelSession {
     email: record.email,
     name: record.user_name,
     passwordChangeRequired: record.password_change_required === 1,
+    language: isLanguage(record.user_language) ? record.user_language : null,
     org: {
       id: record.org_id,
       publicId: record.org_public_id,

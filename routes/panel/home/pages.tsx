@@ -4,6 +4,7 @@ import { VolumeChart } from "../../../components/panel/VolumeChart.tsx";
 import { formatMoney } from "../../../lib/money.ts";
 import { CHART_DAYS, type HomeOverview } from "../../../lib/panel/home.ts";
 import type { PaymentOverview } from "../../../lib/panel/insights.ts";
+import type { ConnectionTest } from "../../../lib/providers/connection_test.ts";
 import { GoLiveCard } from "./go_live.tsx";
 
 function Stat(props: { label: string; value: string; hint?: string }) {
@@ -84,18 +85,30 @@ function Activity(props: { overview: PaymentOverview; currency: string }) {
 }
 
 /** The home page: the period's volume and success rate, the latest payments, or how to start. */
-export function HomePage(props: { home: HomeOverview; notice: string | null }) {
+export function HomePage(props: {
+  home: HomeOverview;
+  notice: string | null;
+  csrf: string;
+  /** The answer of "Test the PayU connection", on the page its form posts to. */
+  connectionTest?: ConnectionTest | null;
+}) {
   const { home } = props;
   const { currency } = home.overview;
   return (
     <>
       <PageHeader title={home.greeting} description={home.description} />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
+      {home.goLive && (
+        <GoLiveCard
+          checklist={home.goLive}
+          paid={currency !== null}
+          csrf={props.csrf}
+          connectionTest={props.connectionTest ?? null}
+        />
+      )}
       {currency !== null
         ? <Activity overview={home.overview} currency={currency} />
-        : home.goLive
-        ? <GoLiveCard checklist={home.goLive} />
-        : <GetStartedCard quickstart={home.quickstart} />}
+        : !home.goLive && <GetStartedCard quickstart={home.quickstart} />}
       {home.recent.length > 0 && (
         <Card
           title="Latest payments"

@@ -10,11 +10,11 @@ import type { RefundStep } from "./refunds_card.tsx";
 
 /** What an action's redirect may ask a payment's page to say. */
 const NOTICES = {
-  refunded: "Refund created. It is PENDING until the payment method confirms, usually at once.",
-  completed: "The sandbox payment was attempted with the test code.",
-  canceled: "The payment was canceled.",
-  "subscription-canceled": "The subscription is canceled.",
-  "subscription-scheduled": "The subscription ends when the paid period does.",
+  refunded: "panel.payments.refunded",
+  completed: "panel.payments.completed",
+  canceled: "panel.payments.canceled",
+  "subscription-canceled": "panel.payments.subscriptionCanceled",
+  "subscription-scheduled": "panel.payments.subscriptionScheduled",
 } as const;
 
 /** The refund form as a payment's page first shows it. */

@@ -17,9 +17,9 @@ import { clearSessionCookie } from "../kit/session.ts";
 import { type TeamOutcome, TeamPage } from "./pages.tsx";
 
 const NOTICES = {
-  "role-changed": "Role changed. It applies from their next click.",
-  removed: "Member removed; their sessions in this organisation ended.",
-  revoked: "Invitation withdrawn; its link no longer works.",
+  "role-changed": "panel.team.roleChanged",
+  removed: "panel.team.removed",
+  revoked: "panel.team.revoked",
 } as const;
 
 async function renderTeam(
