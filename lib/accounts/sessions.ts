@@ -344,6 +344,7 @@ export async function signOut(accounts: Accounts, sessionId: number): Promise<vo
 async function passwordProblem(
   password: string,
   person: { email: string; name?: string | null },
+  language: Language,
 ): Promise<string | null> {
   if (password.length < MIN_PASSWORD_LENGTH) {
     return `Use at least ${MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.`;
@@ -354,15 +355,15 @@ async function passwordProblem(
   if (password.trim().toLowerCase() === person.email.toLowerCase()) {
     return "Don't use your e-mail address as your password.";
   }
-  return await guessablePasswordProblem(password, person);
+  return await guessablePasswordProblem(password, person, language);
 }
 
 /** Throws the form's error when a new password and its repetition are not acceptable. */
 export async function assertNewPassword(
-  input: { password: string; confirm?: string },
+  input: { password: string; confirm?: string; language?: Language },
   person: { email: string; name?: string | null },
 ): Promise<void> {
-  const problem = await passwordProblem(input.password, person);
+  const problem = await passwordProblem(input.password, person, input.language ?? "en");
   if (problem) throw new ApiError("parameter_invalid", problem, { param: "password" });
   if (input.password !== input.confirm) {
     throw new ApiError("parameter_invalid", "The two passwords are not the same.", {
@@ -379,7 +380,15 @@ export async function assertNewPassword(
 export async function changePassword(
   accounts: Accounts,
   session: PanelSession,
-  input: { current: string; password: string; confirm: string; client: ClientInfo; now: number },
+  input: {
+    current: string;
+    password: string;
+    confirm: string;
+    client: ClientInfo;
+    now: number;
+    /** The language zxcvbn's advice is given in. */
+    language?: Language;
+  },
   passwords: PasswordHasher = scryptPasswords,
 ): Promise<void> {
   const { now } = input;

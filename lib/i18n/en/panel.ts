@@ -59,6 +59,9 @@ const shared = {
   "panel.none": "—",
   "panel.passwordHint":
     "At least {min} characters and hard to guess: a few unrelated words work well.",
+  "panel.password.tooEasy": "This password is too easy to guess.",
+  "panel.password.advice":
+    "Four or five unrelated words, or a password manager's random one, are hard to guess.",
   "panel.scroll.table": "{label} (scrolls sideways)",
   "panel.status.SUCCEEDED": "Succeeded",
   "panel.status.ACTIVE": "Active",

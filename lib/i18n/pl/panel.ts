@@ -57,6 +57,9 @@ const shared = {
   "panel.none": "—",
   "panel.passwordHint":
     "Co najmniej {min} znaków i trudne do odgadnięcia: dobrze sprawdza się kilka niezwiązanych ze sobą słów.",
+  "panel.password.tooEasy": "To hasło jest zbyt łatwe do odgadnięcia.",
+  "panel.password.advice":
+    "Trudne do odgadnięcia są cztery lub pięć niezwiązanych ze sobą słów albo losowe hasło z menedżera haseł.",
   "panel.scroll.table": "{label} (przewijana w poziomie)",
   "panel.status.SUCCEEDED": "Opłacona",
   "panel.status.ACTIVE": "Aktywna",

@@ -77,6 +77,7 @@ export function createAccountArea(services: Services): Hono<PanelEnv> {
           confirm: field(form, "confirm"),
           client: clientInfo(c, config.trustedProxies),
           now: clock.now(),
+          language: translatorOf(c).language,
         }, services.passwords));
       if (!result.ok) {
         return session.passwordChangeRequired

@@ -3,7 +3,7 @@ import { authenticateSession, signIn } from "../../../lib/accounts/sessions.ts";
 import { acceptInvitation, joinInvitation, loadInvitation } from "../../../lib/accounts/team.ts";
 import type { Services } from "../../../lib/context.ts";
 import { sameOriginOnly } from "../../middleware/same_origin.ts";
-import type { PanelEnv } from "../kit/context.ts";
+import { type PanelEnv, translatorOf } from "../kit/context.ts";
 import { field, noticeOf, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderTranslated } from "../kit/render.tsx";
 import {
@@ -105,6 +105,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
           confirm: field(form, "confirm"),
           client: clientInfo(c, config.trustedProxies),
           now,
+          language: translatorOf(c).language,
         }, passwords));
       if (!result.ok) {
         const invitation = await loadInvitation(accounts, token, now);
