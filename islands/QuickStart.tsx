@@ -101,7 +101,10 @@ function Snippet(props: { id: string; label: string; code: string }) {
         <span class="code__label">{props.label}</span>
         <CopyButton target={props.id} label="Copy" />
       </div>
-      <pre><code id={props.id}>{props.code}</code></pre>
+      {/* A long line scrolls: the block takes focus, named by its label, so a keyboard can too. */}
+      <pre tabIndex={0} role="group" aria-label={props.label}>
+        <code id={props.id}>{props.code}</code>
+      </pre>
     </div>
   );
 }
@@ -112,7 +115,9 @@ function Json(props: { label: string; value: unknown; live?: boolean }) {
       <div class="code__bar">
         <span class="code__label">{props.label}</span>
       </div>
-      <pre><code>{JSON.stringify(props.value, null, 2)}</code></pre>
+      <pre tabIndex={0} role="group" aria-label={props.label}>
+        <code>{JSON.stringify(props.value, null, 2)}</code>
+      </pre>
     </div>
   );
 }

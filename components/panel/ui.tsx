@@ -265,7 +265,7 @@ export function CodeBlock(props: { id: string; code: string; label?: string; lan
         <Island name="CopyButton" props={{ target: props.id, label: t("panel.copy") }} />
       </div>
       {/* A long line scrolls: the block takes focus so a keyboard can scroll it too. */}
-      <pre tabIndex={0} aria-labelledby={label ? `${props.id}-label` : undefined}>
+      <pre tabIndex={0} role="group" aria-labelledby={label ? `${props.id}-label` : undefined}>
         <code id={props.id}>{props.code}</code>
       </pre>
     </div>

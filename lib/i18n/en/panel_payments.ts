@@ -6,4 +6,10 @@ export const panelPayments = {
   "panel.payments.canceled": "The payment was canceled.",
   "panel.payments.subscriptionCanceled": "The subscription is canceled.",
   "panel.payments.subscriptionScheduled": "The subscription ends when the paid period does.",
+  "panel.paymentsTable.amount": "Amount",
+  "panel.paymentsTable.status": "Status",
+  "panel.paymentsTable.offer": "Offer and payment",
+  "panel.paymentsTable.customer": "Customer",
+  "panel.paymentsTable.created": "Created",
+  "panel.paymentsTable.refunded": "{amount} refunded",
 } as const;

@@ -8,4 +8,10 @@ export const panelPayments: { readonly [K in keyof typeof english]: string } = {
   "panel.payments.canceled": "Płatność została anulowana.",
   "panel.payments.subscriptionCanceled": "Subskrypcja została anulowana.",
   "panel.payments.subscriptionScheduled": "Subskrypcja zakończy się wraz z opłaconym okresem.",
+  "panel.paymentsTable.amount": "Kwota",
+  "panel.paymentsTable.status": "Status",
+  "panel.paymentsTable.offer": "Oferta i płatność",
+  "panel.paymentsTable.customer": "Klient",
+  "panel.paymentsTable.created": "Utworzono",
+  "panel.paymentsTable.refunded": "zwrócono {amount}",
 };

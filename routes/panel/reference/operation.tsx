@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { CodeBlock } from "../../../components/panel/ui.tsx";
+import { CodeBlock, TableWrap } from "../../../components/panel/ui.tsx";
 import { curlCommand } from "../../../lib/panel/curl.ts";
 import type { ReferenceField, ReferenceOperation } from "../../../lib/panel/reference.ts";
 
@@ -33,7 +33,7 @@ function TypeLink(props: { type: string; ref: string | null }) {
 /** The fields of a schema or request body. */
 export function FieldsTable(props: { fields: ReferenceField[]; caption: string }) {
   return (
-    <div class="table-wrap">
+    <TableWrap label={props.caption}>
       <table class="table table--compact ref__fields">
         <caption class="visually-hidden">{props.caption}</caption>
         <thead>
@@ -63,7 +63,7 @@ export function FieldsTable(props: { fields: ReferenceField[]; caption: string }
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
@@ -89,7 +89,7 @@ export function Operation(props: { operation: ReferenceOperation; server: string
       {operation.parameters.length > 0 && (
         <>
           <h4>Parameters</h4>
-          <div class="table-wrap">
+          <TableWrap label={`Parameters of ${operation.id}`}>
             <table class="table table--compact ref__fields">
               <caption class="visually-hidden">Parameters of {operation.id}</caption>
               <thead>
@@ -121,7 +121,7 @@ export function Operation(props: { operation: ReferenceOperation; server: string
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </>
       )}
       {operation.body && (

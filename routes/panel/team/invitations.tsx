@@ -5,6 +5,7 @@ import {
   Field,
   FormError,
   StatusBadge,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
 import { canManageMember } from "../../../lib/accounts/access.ts";
 import type { PanelSession } from "../../../lib/accounts/sessions.ts";
@@ -28,7 +29,7 @@ export function InvitationsCard(props: {
   return (
     <Card title="Invitations" id="invitations">
       {invitations.length > 0 && (
-        <div class="table-wrap">
+        <TableWrap label="Open invitations">
           <table class="table table--compact">
             <caption class="visually-hidden">Open invitations</caption>
             <thead>
@@ -74,7 +75,7 @@ export function InvitationsCard(props: {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {manage && (
         <form method="post" action="/panel/team/invitations" class="form" data-once>

@@ -1,4 +1,10 @@
-import { Card, ConfirmAction, CsrfField, DateTime } from "../../../components/panel/ui.tsx";
+import {
+  Card,
+  ConfirmAction,
+  CsrfField,
+  DateTime,
+  TableWrap,
+} from "../../../components/panel/ui.tsx";
 import { canManageMember } from "../../../lib/accounts/access.ts";
 import type { PanelSession } from "../../../lib/accounts/sessions.ts";
 import type { Member } from "../../../lib/accounts/team.ts";
@@ -31,7 +37,7 @@ export function MembersCard(props: {
   const owners = members.filter((member) => member.role === "OWNER").length;
   return (
     <Card title="Members" id="members">
-      <div class="table-wrap">
+      <TableWrap label="Members">
         <table class="table">
           <caption class="visually-hidden">Members</caption>
           <thead>
@@ -109,7 +115,7 @@ export function MembersCard(props: {
             })}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <p class="muted small">
         An organisation always keeps at least one owner. {Object.entries(ROLE_HINT)
           .map(([role, hint]) => `${roleLabel(role)}: ${hint}.`)

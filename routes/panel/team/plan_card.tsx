@@ -1,4 +1,4 @@
-import { Card } from "../../../components/panel/ui.tsx";
+import { Card, TableWrap } from "../../../components/panel/ui.tsx";
 import { decide, type QuickstartAccess } from "../../../lib/accounts/access.ts";
 import { type Plan, PLANS } from "../../../lib/plans.ts";
 
@@ -23,7 +23,7 @@ export function PlanCard(props: { plan: Plan; quickstartAccess: QuickstartAccess
         Plans are set by whoever runs this Paystead installation, with{" "}
         <code>deno task cli org set-plan --slug … --plan …</code>.
       </p>
-      <div class="table-wrap">
+      <TableWrap label="What each plan includes">
         <table class="table table--compact plan-table">
           <caption class="visually-hidden">What each plan includes</caption>
           <thead>
@@ -52,7 +52,7 @@ export function PlanCard(props: { plan: Plan; quickstartAccess: QuickstartAccess
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <p class="muted small">
         Developers and the Quick Start are for owners and admins whatever the plan.
       </p>

@@ -1,0 +1,154 @@
+import assert from "node:assert/strict";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import axe from "axe-core";
+import { createTestOffer, createTestPayment } from "../support/helpers.ts";
+import { addUser } from "../support/panel_helpers.ts";
+import {
+  type CheckoutServer,
+  collectErrors,
+  launchBrowser,
+  startCheckoutServer,
+} from "../support/browser.ts";
+
+/** What an owner's sandbox panel has on it once it is in use: a row in every table. */
+async function panelInUse(server: CheckoutServer) {
+  const { t } = server;
+  const owner = await addUser(t, { email: "owner@acme.test", role: "OWNER", name: "Ada Lovelace" });
+  await addUser(t, { email: "grace.hopper.long.address@acme.test", role: "MEMBER" });
+  const offer = await createTestOffer(t, { name: "Coffee beans 1 kg", amount: 4990 });
+  const payment = await createTestPayment(t, offer.qrId, {
+    customer: { email: "customer.with.a.long.address@example.com" },
+  });
+  await t.request("POST", `/api/v1/payments/${payment.paymentId}/complete`, { code: "777123" });
+  const endpoint = await (await t.request("POST", "/api/v1/webhook-endpoints", {
+    url: `${server.origin}/sandbox/webhook-inbox/x`,
+  })).json();
+  return { owner, offer, payment, endpointId: endpoint.id as string };
+}
+
+/** Every page of the panel, for the organisation `panelInUse` made. */
+function panelPages(data: Awaited<ReturnType<typeof panelInUse>>): string[] {
+  return [
+    "/panel",
+    "/panel/payments",
+    `/panel/payments/${data.payment.paymentId}`,
+    "/panel/offers",
+    "/panel/offers/new",
+    `/panel/offers/${data.offer.qrId}`,
+    "/panel/team",
+    "/panel/account",
+    "/panel/developers",
+    "/panel/developers/api-keys",
+    "/panel/developers/webhooks",
+    "/panel/developers/webhooks/new",
+    `/panel/developers/webhooks/${data.endpointId}`,
+    "/panel/developers/checkout",
+    "/panel/developers/quickstart",
+    "/panel/developers/config-transfer",
+    "/panel/reference",
+    "/panel/no-such-page",
+  ];
+}
+
+/** axe-core's serious and critical violations on the page, as `rule: target` lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(() =>
+    (globalThis as unknown as { axe: typeof axe }).axe.run(document, {
+      resultTypes: ["violations"],
+    })
+  );
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id}: ${node.target.join(" ")}`)
+    );
+}
+
+/**
+ * What a phone's width hides: the page scrolling sideways, and actions out of reach (neither on
+ * screen nor inside a region that scrolls and takes focus).
+ */
+async function phoneProblems(page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    const problems: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) {
+      problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
+    }
+    // An action beyond the edge is in reach inside a region that scrolls sideways: it takes
+    // focus itself, and axe (run at this width too) checks every such region can be scrolled.
+    const inScrollingRegion = (element: Element): boolean => {
+      for (let node = element.parentElement; node; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (["auto", "scroll"].includes(style.overflowX) && node.scrollWidth > node.clientWidth) {
+          return true;
+        }
+      }
+      return false;
+    };
+    const actions = document.querySelectorAll(
+      "main a[href], main button, main summary, main input:not([type=hidden]), main select, main textarea, header a, header summary, nav a",
+    );
+    for (const action of actions) {
+      const box = action.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue; // in a closed <details> or menu
+      if (box.left >= -1 && box.right <= root.clientWidth + 1) continue;
+      if (inScrollingRegion(action)) continue;
+      problems.push(`out of reach: ${action.outerHTML.slice(0, 80)}`);
+    }
+    return problems;
+  });
+}
+
+async function signIn(page: Page, origin: string, email: string, password: string) {
+  await page.goto(`${origin}/panel/sign-in`);
+  await page.locator("#field-email").fill(email);
+  await page.locator("#field-password").fill(password);
+  await page.locator("form[action='/panel/sign-in'] button[type=submit]").click();
+  await page.waitForURL(`${origin}/panel`);
+}
+
+async function newContext(browser: Browser, locale: string, width: number, height: number) {
+  // axe-core is injected by the test; the panel's CSP rightly refuses inline scripts.
+  return await browser.newContext({
+    locale,
+    viewport: { width, height },
+    bypassCSP: true,
+  });
+}
+
+Deno.test("[e2e] every panel page in English and Polish: axe finds nothing serious, and a phone reaches every action", async () => {
+  const browser = await launchBrowser();
+  const server = await startCheckoutServer("sandbox");
+  const contexts: BrowserContext[] = [];
+  try {
+    const data = await panelInUse(server);
+    const report: Record<string, string[]> = {};
+    for (const [language, locale] of [["en", "en-GB"], ["pl", "pl-PL"]] as const) {
+      for (const [device, width, height] of [["desktop", 1280, 900], ["phone", 390, 844]] as const) {
+        const context = await newContext(browser, locale, width, height);
+        contexts.push(context);
+        const page = await context.newPage();
+        const errors = collectErrors(page);
+        await signIn(page, server.origin, data.owner.email, data.owner.password);
+        for (const path of panelPages(data)) {
+          await page.goto(`${server.origin}${path}`);
+          assert.equal(await page.getAttribute("html", "lang"), language, path);
+          const found = [
+            ...await seriousViolations(page),
+            ...device === "phone" ? await phoneProblems(page) : [],
+          ];
+          if (found.length > 0) report[`${language} ${device} ${path}`] = found;
+        }
+        // The missing page's own 404 is the one console error expected.
+        assert.deepEqual(errors.filter((error) => !error.includes("/panel/no-such-page")), []);
+      }
+    }
+    assert.deepEqual(report, {});
+  } finally {
+    for (const context of contexts) await context.close();
+    await server.close();
+    await browser.close();
+  }
+});
