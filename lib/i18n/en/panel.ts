@@ -1,4 +1,5 @@
 import { panelHome } from "./panel_home.ts";
+import { panelErrors } from "./panel_errors.ts";
 import { panelCheckout } from "./panel_checkout.ts";
 import { panelWebhooks } from "./panel_webhooks.ts";
 import { panelOffers } from "./panel_offers.ts";
@@ -165,4 +166,5 @@ export const panel = {
   ...panelOffers,
   ...panelWebhooks,
   ...panelCheckout,
+  ...panelErrors,
 } as const;

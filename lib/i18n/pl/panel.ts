@@ -1,5 +1,6 @@
 import type { PanelMessages } from "../catalogue.ts";
 import { panelHome } from "./panel_home.ts";
+import { panelErrors } from "./panel_errors.ts";
 import { panelCheckout } from "./panel_checkout.ts";
 import { panelWebhooks } from "./panel_webhooks.ts";
 import { panelOffers } from "./panel_offers.ts";
@@ -163,4 +164,5 @@ export const panel: PanelMessages = {
   ...panelOffers,
   ...panelWebhooks,
   ...panelCheckout,
+  ...panelErrors,
 };

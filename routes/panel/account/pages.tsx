@@ -123,6 +123,7 @@ export function AccountPage(props: {
 }) {
   const { session, notice } = props;
   const { t } = useT();
+  const languageProblem = props.problem?.param === "language";
   return (
     <>
       <PageHeader
@@ -156,10 +157,10 @@ export function AccountPage(props: {
           </p>
         </Card>
         <Card title={t("panel.account.changePassword")} id="password">
-          <PasswordForm session={session} problem={props.problem} />
+          <PasswordForm session={session} problem={languageProblem ? null : props.problem} />
         </Card>
         <Card title={t("panel.account.language")} id="language">
-          <LanguageForm session={session} problem={props.problem} />
+          <LanguageForm session={session} problem={languageProblem ? props.problem : null} />
         </Card>
       </div>
     </>
