@@ -1,4 +1,6 @@
 import { panelHome } from "./panel_home.ts";
+import { panelReference } from "./panel_reference.ts";
+import { panelConfig } from "./panel_config.ts";
 import { panelErrors } from "./panel_errors.ts";
 import { panelCheckout } from "./panel_checkout.ts";
 import { panelWebhooks } from "./panel_webhooks.ts";
@@ -167,4 +169,6 @@ export const panel = {
   ...panelWebhooks,
   ...panelCheckout,
   ...panelErrors,
+  ...panelConfig,
+  ...panelReference,
 } as const;

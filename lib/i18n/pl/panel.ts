@@ -1,5 +1,7 @@
 import type { PanelMessages } from "../catalogue.ts";
 import { panelHome } from "./panel_home.ts";
+import { panelReference } from "./panel_reference.ts";
+import { panelConfig } from "./panel_config.ts";
 import { panelErrors } from "./panel_errors.ts";
 import { panelCheckout } from "./panel_checkout.ts";
 import { panelWebhooks } from "./panel_webhooks.ts";
@@ -165,4 +167,6 @@ export const panel: PanelMessages = {
   ...panelWebhooks,
   ...panelCheckout,
   ...panelErrors,
+  ...panelConfig,
+  ...panelReference,
 };
