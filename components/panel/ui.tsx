@@ -262,7 +262,15 @@ export function CodeBlock(props: { id: string; code: string; label?: string; lan
     <div class="code">
       <div class="code__bar">
         <span class="code__label" id={`${props.id}-label`}>{label}</span>
-        <Island name="CopyButton" props={{ target: props.id, label: t("panel.copy") }} />
+        <Island
+          name="CopyButton"
+          props={{
+            target: props.id,
+            label: t("panel.copy"),
+            copiedLabel: t("panel.copied"),
+            selectLabel: t("panel.select"),
+          }}
+        />
       </div>
       {/* A long line scrolls: the block takes focus so a keyboard can scroll it too. */}
       <pre tabIndex={0} role="group" aria-labelledby={label ? `${props.id}-label` : undefined}>
@@ -274,12 +282,21 @@ export function CodeBlock(props: { id: string; code: string; label?: string; lan
 
 /** A secret or link shown once, with a copy button. */
 export function OnceValue(props: { id: string; value: string; label: string }) {
+  const { t } = useT();
   return (
     <div class="once">
       <p class="once__label">{props.label}</p>
       <div class="once__row">
         <code class="once__value" id={props.id}>{props.value}</code>
-        <Island name="CopyButton" props={{ target: props.id, label: useT().t("panel.copy") }} />
+        <Island
+          name="CopyButton"
+          props={{
+            target: props.id,
+            label: t("panel.copy"),
+            copiedLabel: t("panel.copied"),
+            selectLabel: t("panel.select"),
+          }}
+        />
       </div>
     </div>
   );

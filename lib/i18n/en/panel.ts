@@ -1,4 +1,5 @@
 import { panelHome } from "./panel_home.ts";
+import { panelQuickstart, panelQuickstartPage } from "./panel_quickstart.ts";
 import { panelReference } from "./panel_reference.ts";
 import { panelConfig } from "./panel_config.ts";
 import { panelErrors } from "./panel_errors.ts";
@@ -59,6 +60,7 @@ const frame = {
 const shared = {
   "panel.copy": "Copy",
   "panel.copied": "Copied",
+  "panel.select": "Press Ctrl+C",
   "panel.none": "—",
   "panel.passwordHint":
     "At least {min} characters and hard to guess: a few unrelated words work well.",
@@ -171,4 +173,6 @@ export const panel = {
   ...panelErrors,
   ...panelConfig,
   ...panelReference,
+  ...panelQuickstart,
+  ...panelQuickstartPage,
 } as const;

@@ -1,5 +1,6 @@
 import type { PanelMessages } from "../catalogue.ts";
 import { panelHome } from "./panel_home.ts";
+import { panelQuickstart, panelQuickstartPage } from "./panel_quickstart.ts";
 import { panelReference } from "./panel_reference.ts";
 import { panelConfig } from "./panel_config.ts";
 import { panelErrors } from "./panel_errors.ts";
@@ -57,6 +58,7 @@ const frame = {
 const shared = {
   "panel.copy": "Kopiuj",
   "panel.copied": "Skopiowano",
+  "panel.select": "Naciśnij Ctrl+C",
   "panel.none": "—",
   "panel.passwordHint":
     "Co najmniej {min} znaków i trudne do odgadnięcia: dobrze sprawdza się kilka niezwiązanych ze sobą słów.",
@@ -169,4 +171,6 @@ export const panel: PanelMessages = {
   ...panelErrors,
   ...panelConfig,
   ...panelReference,
+  ...panelQuickstart,
+  ...panelQuickstartPage,
 };
