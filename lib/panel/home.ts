@@ -2,6 +2,7 @@ import type { PanelSession } from "../accounts/sessions.ts";
 import { can } from "../accounts/access.ts";
 import { apiKeyStatus, isUsableKeyStatus, listApiKeysOf } from "../api_keys.ts";
 import type { OrgContext } from "../context.ts";
+import type { Translator } from "../i18n/mod.ts";
 import { listPayments, type PaymentRecord } from "../payments/mod.ts";
 import { type ProviderStatus, providerStatus } from "../providers/status.ts";
 import { listWebhookEndpoints, MAX_ENDPOINTS_PER_ORGANISATION } from "../webhooks/endpoints.ts";
@@ -36,8 +37,8 @@ export interface HomeOverview {
 }
 
 /** Greets the viewer by full name, or by e-mail address when they gave no name. */
-function greetingOf(session: Pick<PanelSession, "name" | "email">): string {
-  return `Hello, ${session.name ?? session.email}`;
+function greetingOf(tr: Translator, session: Pick<PanelSession, "name" | "email">): string {
+  return tr.t("panel.home.greeting", { name: session.name ?? session.email });
 }
 
 /** Tells whether every step of the checklist is done. */
@@ -68,6 +69,7 @@ export async function homeOverview(
   ctx: OrgContext,
   session: PanelSession,
   currency: string | undefined,
+  tr: Translator,
 ): Promise<HomeOverview> {
   const { services } = ctx;
   const overview = await paymentOverview(ctx, { days: CHART_DAYS, currency });
@@ -82,10 +84,11 @@ export async function homeOverview(
     ? await goLiveChecklist(ctx)
     : null;
   return {
-    greeting: greetingOf(session),
-    description: `${session.org.name} in ${
-      sandbox ? "the sandbox" : "production"
-    }, last ${CHART_DAYS} days (UTC).`,
+    greeting: greetingOf(tr, session),
+    description: tr.t(sandbox ? "panel.home.in.sandbox" : "panel.home.in.production", {
+      org: session.org.name,
+      days: CHART_DAYS,
+    }),
     overview,
     recent: recent.data,
     offerNames: await offerNamesOf(ctx, recent.data),

@@ -9,6 +9,8 @@ export interface ProviderStatus {
   description: string;
   /** The URL to register as the POS's notification URL; null for the simulator. */
   notifyUrl: string | null;
+  /** PayU's POS and API, for the panel to describe in its language; null for the simulator. */
+  payu: { posId: string; apiUrl: string } | null;
   lastSuccessAt: number | null;
   lastNotificationAt: number | null;
 }
@@ -23,6 +25,7 @@ export function providerStatus(services: Services): ProviderStatus {
       ? `PayU, POS ${payu.config.posId} at ${payu.config.apiUrl}`
       : "The sandbox simulator: test codes, no money moves",
     notifyUrl: payu ? payuNotifyUrl(services.config.publicUrl) : null,
+    payu: payu ? { posId: payu.config.posId, apiUrl: payu.config.apiUrl } : null,
     lastSuccessAt: provider.health.lastSuccessAt,
     lastNotificationAt: provider.health.lastNotificationAt,
   };

@@ -126,7 +126,9 @@ Deno.test("[e2e] every panel page in English and Polish: axe finds nothing serio
     const data = await panelInUse(server);
     const report: Record<string, string[]> = {};
     for (const [language, locale] of [["en", "en-GB"], ["pl", "pl-PL"]] as const) {
-      for (const [device, width, height] of [["desktop", 1280, 900], ["phone", 390, 844]] as const) {
+      for (
+        const [device, width, height] of [["desktop", 1280, 900], ["phone", 390, 844]] as const
+      ) {
         const context = await newContext(browser, locale, width, height);
         contexts.push(context);
         const page = await context.newPage();
@@ -148,6 +150,76 @@ Deno.test("[e2e] every panel page in English and Polish: axe finds nothing serio
     assert.deepEqual(report, {});
   } finally {
     for (const context of contexts) await context.close();
+    await server.close();
+    await browser.close();
+  }
+});
+
+Deno.test("[e2e] a merchant in Polish: sign-in, an offer, a refused key, then English from Account -> Language", async () => {
+  const browser = await launchBrowser();
+  const server = await startCheckoutServer("sandbox");
+  const context = await browser.newContext({
+    locale: "pl-PL",
+    viewport: { width: 1280, height: 900 },
+  });
+  try {
+    const owner = await addUser(server.t, {
+      email: "owner@acme.test",
+      role: "OWNER",
+      name: "Ada Lovelace",
+    });
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+
+    // The browser asks for Polish: the sign-in page and the panel speak it.
+    await page.goto(`${server.origin}/panel`);
+    assert.equal(await page.getAttribute("html", "lang"), "pl");
+    await page.getByLabel("E-mail").fill(owner.email);
+    await page.getByLabel("Hasło").fill(owner.password);
+    await page.getByRole("button", { name: "Zaloguj się" }).click();
+    await page.getByRole("heading", { level: 1, name: "Dzień dobry, Ada Lovelace" }).waitFor();
+
+    // An offer, with the price typed the Polish way and shown in złoty.
+    await page.getByRole("navigation", { name: "Panel" }).getByRole("link", { name: "Oferty" })
+      .click();
+    await page.getByRole("link", { name: "Nowa oferta" }).click();
+    await page.getByLabel("Nazwa").fill("Kawa ziarnista");
+    await page.getByLabel("Cena").fill("12,50");
+    await page.getByRole("button", { name: "Utwórz ofertę" }).click();
+    await page.getByText("Oferta została utworzona. Udostępnij jej kod QR lub link do płatności.")
+      .waitFor();
+    assert.equal(
+      (await page.locator(".page-header__description").textContent())?.replace(/\s+/g, " "),
+      "12,50 zł · Jednorazowo · Aktywna",
+    );
+    // Local times are written the page's way: 21 November 2026 in Polish.
+    assert.match(await page.locator("time[data-local]").first().textContent() ?? "", /21 lis 2026/);
+
+    // A key without a name is refused, in Polish.
+    await page.goto(`${server.origin}/panel/developers/api-keys`);
+    await page.getByLabel("Nazwa").fill("   ");
+    await page.getByRole("button", { name: "Utwórz klucz" }).click();
+    await page.getByText("Pole „name” nie może być puste.").waitFor();
+
+    // Account -> Language: English, whatever the browser asks for.
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await page.getByRole("link", { name: "Konto i hasło" }).click();
+    await page.getByLabel("Język", { exact: true }).selectOption("en");
+    await page.getByRole("button", { name: "Zapisz zmiany" }).click();
+    await page.getByText("Your language is saved.").waitFor();
+    assert.equal(await page.getAttribute("html", "lang"), "en");
+
+    // The same flows now in English.
+    await page.goto(`${server.origin}/panel/developers/api-keys`);
+    await page.getByLabel("Name").fill("Shop backend");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByText("Key created").waitFor();
+    await page.goto(`${server.origin}/panel/offers`);
+    assert.match(await page.locator("main").textContent() ?? "", /Kawa ziarnista\s*PLN 12\.50/);
+    assert.match(await page.locator("time[data-local]").first().textContent() ?? "", /21 Nov 2026/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
     await server.close();
     await browser.close();
   }

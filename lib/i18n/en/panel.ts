@@ -1,4 +1,5 @@
 import { panelHome } from "./panel_home.ts";
+import { panelDevelopers } from "./panel_developers.ts";
 import { panelQuickstart, panelQuickstartPage } from "./panel_quickstart.ts";
 import { panelReference } from "./panel_reference.ts";
 import { panelConfig } from "./panel_config.ts";
@@ -175,4 +176,5 @@ export const panel = {
   ...panelReference,
   ...panelQuickstart,
   ...panelQuickstartPage,
+  ...panelDevelopers,
 } as const;

@@ -29,4 +29,33 @@ export const panelHome = {
   "panel.home.chart": "Volume and success rate",
   "panel.home.latest": "Latest payments",
   "panel.home.allPayments": "All payments →",
+  "panel.home.greeting": "Hello, {name}",
+  "panel.home.in.sandbox": "{org} in the sandbox, last {days} days (UTC).",
+  "panel.home.in.production": "{org} in production, last {days} days (UTC).",
+  "panel.goLive.title": "Go live",
+  "panel.goLive.paid": "Payments have started; finish these steps so that none goes unnoticed:",
+  "panel.goLive.empty":
+    "No payments in the last {days} days. Before your customers pay here, check these steps:",
+  "panel.goLive.step": "Step {number}:",
+  "panel.goLive.stepDone": "Step {number} (done):",
+  "panel.goLive.provider": "Payment provider",
+  "panel.goLive.providerNever": "No successful call since this process started.",
+  "panel.goLive.providerLast": "Last successful call {at}.",
+  "panel.goLive.providerLink": "Provider status",
+  "panel.goLive.test": "Test the PayU connection",
+  "panel.goLive.testOk": "PayU answered",
+  "panel.goLive.testOkText":
+    "{url} issued an OAuth token valid for {seconds} seconds: the POS''s credentials work.",
+  "panel.goLive.testFailed": "PayU did not issue a token",
+  "panel.goLive.key": "Production API key",
+  "panel.goLive.keyNone": "No production API key yet: your server needs one to create payments.",
+  "panel.goLive.keys": "{count, plural, one {# production key} other {# production keys}} in use.",
+  "panel.goLive.keyLink": "API keys",
+  "panel.goLive.webhook": "Webhook endpoint",
+  "panel.goLive.webhookNone":
+    "No webhook endpoint yet: add one so your server hears when a payment succeeds.",
+  "panel.goLive.webhooks":
+    "{count, plural, one {# endpoint receives} other {# endpoints receive}} events.",
+  "panel.goLive.webhookLink": "Webhooks",
+  "panel.goLive.createOffer": "Create an offer",
 } as const;

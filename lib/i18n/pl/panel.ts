@@ -1,5 +1,6 @@
 import type { PanelMessages } from "../catalogue.ts";
 import { panelHome } from "./panel_home.ts";
+import { panelDevelopers } from "./panel_developers.ts";
 import { panelQuickstart, panelQuickstartPage } from "./panel_quickstart.ts";
 import { panelReference } from "./panel_reference.ts";
 import { panelConfig } from "./panel_config.ts";
@@ -173,4 +174,5 @@ export const panel: PanelMessages = {
   ...panelReference,
   ...panelQuickstart,
   ...panelQuickstartPage,
+  ...panelDevelopers,
 };

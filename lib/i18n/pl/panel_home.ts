@@ -31,4 +31,35 @@ export const panelHome: { readonly [K in keyof typeof english]: string } = {
   "panel.home.chart": "Wartość i skuteczność płatności",
   "panel.home.latest": "Ostatnie płatności",
   "panel.home.allPayments": "Wszystkie płatności →",
+  "panel.home.greeting": "Dzień dobry, {name}",
+  "panel.home.in.sandbox": "{org} w sandboxie, ostatnie {days} dni (UTC).",
+  "panel.home.in.production": "{org} na produkcji, ostatnie {days} dni (UTC).",
+  "panel.goLive.title": "Uruchomienie produkcji",
+  "panel.goLive.paid": "Płatności już wpływają; dokończ te kroki, aby żadna nie umknęła uwadze:",
+  "panel.goLive.empty":
+    "Brak płatności w ostatnich {days} dniach. Zanim klienci zaczną tu płacić, sprawdź te kroki:",
+  "panel.goLive.step": "Krok {number}:",
+  "panel.goLive.stepDone": "Krok {number} (wykonany):",
+  "panel.goLive.provider": "Dostawca płatności",
+  "panel.goLive.providerNever": "Brak udanego wywołania od uruchomienia tego procesu.",
+  "panel.goLive.providerLast": "Ostatnie udane wywołanie: {at}.",
+  "panel.goLive.providerLink": "Stan dostawcy",
+  "panel.goLive.test": "Sprawdź połączenie z PayU",
+  "panel.goLive.testOk": "PayU odpowiedziało",
+  "panel.goLive.testOkText":
+    "{url} wydało token OAuth ważny przez {seconds} s: dane uwierzytelniające POS są prawidłowe.",
+  "panel.goLive.testFailed": "PayU nie wydało tokenu",
+  "panel.goLive.key": "Produkcyjny klucz API",
+  "panel.goLive.keyNone":
+    "Brak produkcyjnego klucza API: Twój serwer potrzebuje go do tworzenia płatności.",
+  "panel.goLive.keys":
+    "{count, plural, one {# klucz produkcyjny jest} few {# klucze produkcyjne są} many {# kluczy produkcyjnych jest} other {# klucza produkcyjnego jest}} w użyciu.",
+  "panel.goLive.keyLink": "Klucze API",
+  "panel.goLive.webhook": "Endpoint webhooków",
+  "panel.goLive.webhookNone":
+    "Brak endpointu webhooków: dodaj go, aby Twój serwer dowiadywał się o udanych płatnościach.",
+  "panel.goLive.webhooks":
+    "{count, plural, one {# endpoint otrzymuje} few {# endpointy otrzymują} many {# endpointów otrzymuje} other {# endpointu otrzymuje}} zdarzenia.",
+  "panel.goLive.webhookLink": "Webhooki",
+  "panel.goLive.createOffer": "Utwórz ofertę",
 };

@@ -23,9 +23,15 @@ async function renderHome(
   connectionTest: ConnectionTest | null,
 ): Promise<Response> {
   const session = c.get("session");
-  const home = await homeOverview(orgCtx(c), session, c.req.query("currency")?.toUpperCase());
+  const tr = translatorOf(c);
+  const home = await homeOverview(
+    orgCtx(c),
+    session,
+    c.req.query("currency")?.toUpperCase(),
+    tr,
+  );
   return renderPanel(services, c, {
-    title: translatorOf(c).t("panel.nav.home"),
+    title: tr.t("panel.nav.home"),
     current: "home",
     body: h(HomePage, {
       home,

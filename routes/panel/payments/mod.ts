@@ -5,7 +5,7 @@ import { loadPaymentList, refundFromForm, reviewRefund } from "../../../lib/pane
 import { cancelPayment, completePayment } from "../../../lib/payments/mod.ts";
 import { cancelSubscription } from "../../../lib/subscriptions/mod.ts";
 import { allow } from "../kit/access.ts";
-import { orgCtx, type PanelEnv } from "../kit/context.ts";
+import { orgCtx, type PanelEnv, translatorOf } from "../kit/context.ts";
 import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { PaymentListPage } from "./pages.tsx";
@@ -24,7 +24,7 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
         startingAfter: c.req.query("startingAfter") || undefined,
       });
       return renderPanel(services, c, {
-        title: "Payments",
+        title: translatorOf(c).t("panel.payments.title"),
         current: "payments",
         body: h(PaymentListPage, list),
       });

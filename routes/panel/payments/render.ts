@@ -2,7 +2,7 @@ import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
 import { can } from "../../../lib/accounts/access.ts";
 import { loadPaymentView } from "../../../lib/panel/payments.ts";
-import { orgCtx, type PanelContext, subjectOf } from "../kit/context.ts";
+import { orgCtx, type PanelContext, subjectOf, translatorOf } from "../kit/context.ts";
 import { type Form, type FormProblem, noticeOf } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { type PaymentActions, PaymentDetailPage } from "./pages.tsx";
@@ -40,7 +40,7 @@ export async function renderPayment(
 ): Promise<Response> {
   const view = await loadPaymentView(orgCtx(c), paymentId, services.config.publicUrl);
   return renderPanel(services, c, {
-    title: `Payment ${view.detail.payment.public_id}`,
+    title: translatorOf(c).t("panel.payments.paymentTitle", { id: view.detail.payment.public_id }),
     current: "payments",
     status,
     body: h(PaymentDetailPage, {

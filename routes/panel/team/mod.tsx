@@ -10,7 +10,7 @@ import {
 } from "../../../lib/accounts/team.ts";
 import type { Services } from "../../../lib/context.ts";
 import { allow } from "../kit/access.ts";
-import { type PanelContext, type PanelEnv, subjectOf } from "../kit/context.ts";
+import { type PanelContext, type PanelEnv, subjectOf, translatorOf } from "../kit/context.ts";
 import { field, noticeOf, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { clearSessionCookie } from "../kit/session.ts";
@@ -37,7 +37,7 @@ async function renderTeam(
     services.clock.now(),
   );
   return renderPanel(services, c, {
-    title: "Team and plan",
+    title: translatorOf(c).t("panel.team.title"),
     current: "team",
     status,
     body: (
