@@ -46,4 +46,10 @@ export const panelCheckout = {
   "panel.checkout.col.payment": "Payment",
   "panel.checkout.col.expires": "Expires",
   "panel.checkout.older": "Older sessions →",
+  "panel.checkout.island.notLoaded": "embed.js did not load; reload the page.",
+  "panel.checkout.island.frameTitle": "Checkout preview",
+  "panel.checkout.island.messages": "Messages to your page",
+  "panel.checkout.island.messagesText":
+    "What [embedJs] callbacks receive, newest first. Try the sandbox codes [succeeds] and [declined].",
+  "panel.checkout.island.waiting": "Waiting for the checkout…",
 } as const;

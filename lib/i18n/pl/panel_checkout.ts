@@ -50,4 +50,10 @@ export const panelCheckout: { readonly [K in keyof typeof english]: string } = {
   "panel.checkout.col.payment": "Płatność",
   "panel.checkout.col.expires": "Wygasa",
   "panel.checkout.older": "Starsze sesje →",
+  "panel.checkout.island.notLoaded": "Nie udało się załadować embed.js; odśwież stronę.",
+  "panel.checkout.island.frameTitle": "Podgląd checkoutu",
+  "panel.checkout.island.messages": "Komunikaty do Twojej strony",
+  "panel.checkout.island.messagesText":
+    "Co otrzymują funkcje zwrotne [embedJs], od najnowszych. Wypróbuj kody sandboxa [succeeds] i [declined].",
+  "panel.checkout.island.waiting": "Czekam na checkout…",
 };

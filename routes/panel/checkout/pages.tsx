@@ -207,7 +207,17 @@ export function CheckoutPreviewPage(props: {
       />
       <Island
         name="CheckoutPreview"
-        props={{ embedUrl: props.embedUrl, sessionId: session.public_id }}
+        props={{
+          embedUrl: props.embedUrl,
+          sessionId: session.public_id,
+          words: {
+            notLoaded: t("panel.checkout.island.notLoaded"),
+            frameTitle: t("panel.checkout.island.frameTitle"),
+            messages: t("panel.checkout.island.messages"),
+            messagesText: t("panel.checkout.island.messagesText"),
+            waiting: t("panel.checkout.island.waiting"),
+          },
+        }}
       />
       <p class="muted small">
         {rich(tr, "panel.checkout.previewNote", {
