@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { findUserByEmail } from "../db/users.ts";
+import { CATALOGUES } from "../lib/i18n/mod.ts";
 import { createTestOffer } from "./support/helpers.ts";
-import { pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
+import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
 
 const POLISH = { "accept-language": "pl-PL,pl;q=0.9,en;q=0.8" };
 
@@ -132,6 +133,71 @@ Deno.test("[panel language] the domain's form errors are shown in Polish", async
       assert.equal(response.status, 400, path);
       assert.ok(pageText(await response.text()).includes(message), `${path}: ${message}`);
     }
+  } finally {
+    await app.close();
+  }
+});
+
+/**
+ * The literal stretches of the English panel catalogue that a Polish page must not carry: each
+ * message's longest run of text between placeholders, where it differs from the Polish one.
+ */
+function englishFragments(): string[] {
+  const fragments: string[] = [];
+  for (const [key, english] of Object.entries(CATALOGUES.en)) {
+    if (!key.startsWith("panel.") || key.startsWith("panel.error.")) continue;
+    if (english === CATALOGUES.pl[key as keyof typeof CATALOGUES.pl]) continue;
+    const longest = english.split(/\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\[\w+\]/)
+      .map((part) => part.replace(/''/g, "'").trim())
+      .sort((a, b) => b.length - a.length)[0];
+    if (longest && longest.length >= 16) fragments.push(longest);
+  }
+  return fragments;
+}
+
+Deno.test("[panel language] no panel page rendered in Polish carries a sentence of the English catalogue", async () => {
+  const { t: app, agent } = await signedInApp();
+  try {
+    await addUser(app, { email: "grace@acme.test", role: "MEMBER" });
+    const offer = await createTestOffer(app, { name: "Kawa", amount: 1250 });
+    const payment = await app.request("POST", "/api/v1/payments", { qrId: offer.qrId });
+    const { paymentId } = await payment.json();
+    await app.request("POST", `/api/v1/payments/${paymentId}/complete`, { code: "777123" });
+    const endpoint = await (await app.request("POST", "/api/v1/webhook-endpoints", {
+      url: "https://shop.example/hooks",
+    })).json();
+    const pages = [
+      "/panel",
+      "/panel/payments",
+      `/panel/payments/${paymentId}`,
+      "/panel/offers",
+      "/panel/offers/new",
+      `/panel/offers/${offer.qrId}`,
+      "/panel/team",
+      "/panel/account",
+      "/panel/developers",
+      "/panel/developers/api-keys",
+      "/panel/developers/webhooks",
+      "/panel/developers/webhooks/new",
+      `/panel/developers/webhooks/${endpoint.id}`,
+      "/panel/developers/checkout",
+      "/panel/developers/quickstart",
+      "/panel/developers/config-transfer",
+      // The API reference is left out: its operations and tags are the OpenAPI document's words.
+      "/panel/no-such-page",
+    ];
+    const fragments = englishFragments();
+    assert.ok(fragments.length > 300, `${fragments.length} fragments`);
+    const found: string[] = [];
+    for (const path of pages) {
+      // The islands' props carry their words too: decode them into the text that is checked.
+      const html = (await (await agent.get(path, POLISH)).text()).replace(/&quot;/g, '"');
+      const text = pageText(html);
+      for (const fragment of fragments) {
+        if (text.includes(fragment) || html.includes(fragment)) found.push(`${path}: ${fragment}`);
+      }
+    }
+    assert.deepEqual(found, []);
   } finally {
     await app.close();
   }
