@@ -202,3 +202,17 @@ Deno.test("[panel language] no panel page rendered in Polish carries a sentence 
     await app.close();
   }
 });
+
+Deno.test("[panel language] a page refused for the role says so in Polish, roles included", async () => {
+  const { t: app, agent } = await signedInApp({ role: "MEMBER" });
+  try {
+    const response = await agent.get("/panel/developers/api-keys", POLISH);
+    assert.equal(response.status, 403);
+    assert.match(
+      pageText(await response.text()),
+      /Nie możesz tego zrobić Ta część panelu jest przeznaczona dla: właścicieli i administratorów; Twoja rola w Acme to członek zespołu\. Jeśli jej potrzebujesz, poproś właściciela\./,
+    );
+  } finally {
+    await app.close();
+  }
+});

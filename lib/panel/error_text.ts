@@ -98,6 +98,30 @@ const PATTERNS: readonly (readonly [RegExp, MessageKey])[] = [
   [/^This form is larger than any panel form can be\.$/, "panel.error.bodyTooLarge"],
 ];
 
+const ROLES = ["OWNER", "ADMIN", "MEMBER"] as const;
+
+/**
+ * Values that are English words themselves, said again: the roles of the access rule's message
+ * ("owners and admins", "a member").
+ */
+function translatedValues(
+  tr: Translator,
+  key: MessageKey,
+  values: Record<string, string | number>,
+): Record<string, string | number> {
+  if (key !== "panel.error.role") return values;
+  const role = ROLES.find((known) => known.toLowerCase() === values.role);
+  const roles = String(values.roles).split(" and ").map((plural) => {
+    const known = ROLES.find((candidate) => `${candidate.toLowerCase()}s` === plural);
+    return known ? tr.t(`panel.error.rolesOf.${known}`) : plural;
+  });
+  return {
+    ...values,
+    role: role ? tr.t(`panel.role.${role}`).toLocaleLowerCase(tr.language) : values.role,
+    roles: roles.reduce((first, second) => tr.t("panel.error.and", { first, second })),
+  };
+}
+
 /** `message`, an ApiError's English text, in the translator's language. */
 export function translateError(tr: Translator, message: string): string {
   if (tr.language === "en") return message;
@@ -110,7 +134,7 @@ export function translateError(tr: Translator, message: string): string {
         [name, value],
       ) => [name, /^\d+$/.test(value) ? Number(value) : value]),
     );
-    return tr.t(key, values);
+    return tr.t(key, translatedValues(tr, key, values));
   }
   return message;
 }

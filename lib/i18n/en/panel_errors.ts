@@ -78,4 +78,8 @@ export const panelErrors = {
   "panel.error.processing": "The payment ''{id}'' is being processed; wait for its result.",
   "panel.error.configFile": "Choose the configuration file to import.",
   "panel.error.bodyTooLarge": "This form is larger than any panel form can be.",
+  "panel.error.rolesOf.OWNER": "owners",
+  "panel.error.rolesOf.ADMIN": "admins",
+  "panel.error.rolesOf.MEMBER": "members",
+  "panel.error.and": "{first} and {second}",
 } as const;

@@ -49,7 +49,7 @@ export const panelErrors: { readonly [K in keyof typeof english]: string } = {
   "panel.error.sendForm": "Wyślij ten formularz z jego strony.",
   "panel.error.noPage": "Pod adresem {path} nie ma strony.",
   "panel.error.role":
-    "Ta część panelu jest dostępna dla ról: {roles}; Twoja rola w {org} to {role}. Jeśli jej potrzebujesz, poproś właściciela.",
+    "Ta część panelu jest przeznaczona dla: {roles}; Twoja rola w {org} to {role}. Jeśli jej potrzebujesz, poproś właściciela.",
   "panel.error.plan": "Wymaga planu {plan} lub wyższego; {org} ma plan {current}.",
   "panel.error.language": "Wybierz English, Polski lub język przeglądarki.",
   "panel.error.rollDelay": "Wybierz, kiedy stary klucz ma przestać działać.",
@@ -79,4 +79,8 @@ export const panelErrors: { readonly [K in keyof typeof english]: string } = {
   "panel.error.configFile": "Wybierz plik konfiguracji do zaimportowania.",
   "panel.error.bodyTooLarge":
     "Ten formularz jest większy, niż może być jakikolwiek formularz panelu.",
+  "panel.error.rolesOf.OWNER": "właścicieli",
+  "panel.error.rolesOf.ADMIN": "administratorów",
+  "panel.error.rolesOf.MEMBER": "członków zespołu",
+  "panel.error.and": "{first} i {second}",
 };
