@@ -89,4 +89,7 @@ export const panelPayments = {
   "panel.subscription.cancelNowConfirm": "Cancel the subscription now",
   "panel.subscription.cancelNowText":
     "The subscription ends at once and nothing more is charged. This does not refund the current period; refund the payment for that.",
+  "panel.refunds.status.PENDING": "Pending",
+  "panel.refunds.status.SUCCEEDED": "Succeeded",
+  "panel.refunds.status.FAILED": "Failed",
 } as const;

@@ -54,4 +54,5 @@ export const panelTeam = {
   "panel.team.plan.row.quickstart": "Interactive Quick Start",
   "panel.team.plan.note":
     "Developers and the Quick Start are for owners and admins whatever the plan.",
+  "panel.team.expired": "Expired",
 } as const;

@@ -96,4 +96,7 @@ export const panelPayments: { readonly [K in keyof typeof english]: string } = {
   "panel.subscription.cancelNowConfirm": "Anuluj subskrypcję teraz",
   "panel.subscription.cancelNowText":
     "Subskrypcja kończy się od razu i kolejne opłaty nie będą pobierane. Nie zwraca to opłaty za bieżący okres; w tym celu zwróć płatność.",
+  "panel.refunds.status.PENDING": "Oczekuje",
+  "panel.refunds.status.SUCCEEDED": "Wykonany",
+  "panel.refunds.status.FAILED": "Nieudany",
 };

@@ -58,4 +58,5 @@ export const panelTeam: { readonly [K in keyof typeof english]: string } = {
   "panel.team.plan.row.quickstart": "Interaktywny Szybki start",
   "panel.team.plan.note":
     "Sekcja dla programistów i Szybki start są dostępne dla właścicieli i administratorów niezależnie od planu.",
+  "panel.team.expired": "Wygasło",
 };

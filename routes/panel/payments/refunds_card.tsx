@@ -42,7 +42,12 @@ function RefundsTable(props: { refunds: RefundRecord[] }) {
                 <Money amount={refund.amount} currency={refund.currency} />
               </td>
               <td>
-                <StatusBadge status={refund.status} />
+                <StatusBadge
+                  status={refund.status}
+                  label={t(
+                    `panel.refunds.status.${refund.status as "PENDING" | "SUCCEEDED" | "FAILED"}`,
+                  )}
+                />
                 {refund.failure_code && <span class="muted small">{refund.failure_code}</span>}
               </td>
               <td>{refund.reason ?? <span class="muted">—</span>}</td>

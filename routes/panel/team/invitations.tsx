@@ -54,7 +54,7 @@ export function InvitationsCard(props: {
                   <td>{invitation.invitedBy ?? "—"}</td>
                   <td>
                     {invitation.expired
-                      ? <StatusBadge status="EXPIRED" />
+                      ? <StatusBadge status="EXPIRED" label={t("panel.team.expired")} />
                       : <DateTime at={invitation.expiresAt} />}
                   </td>
                   <td class="actions-cell">
