@@ -101,6 +101,16 @@ async function phoneProblems(page: Page): Promise<string[]> {
   });
 }
 
+/** Today's bar of the home chart, the one people look for, must be in view without scrolling. */
+async function lastBarProblem(page: Page): Promise<string[]> {
+  const box = await page.locator("rect.chart__bar").last().boundingBox();
+  const width = page.viewportSize()!.width;
+  if (box === null) return ["the home chart has no bar"];
+  return box.x >= 0 && box.x + box.width <= width
+    ? []
+    : [`today's bar is off-screen: x=${Math.round(box.x)} of ${width}`];
+}
+
 async function signIn(page: Page, origin: string, email: string, password: string) {
   await page.goto(`${origin}/panel/sign-in`);
   await page.locator("#field-email").fill(email);
@@ -140,6 +150,7 @@ Deno.test("[e2e] every panel page in English and Polish: axe finds nothing serio
           const found = [
             ...await seriousViolations(page),
             ...device === "phone" ? await phoneProblems(page) : [],
+            ...device === "phone" && path === "/panel" ? await lastBarProblem(page) : [],
           ];
           if (found.length > 0) report[`${language} ${device} ${path}`] = found;
         }
