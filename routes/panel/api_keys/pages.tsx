@@ -1,4 +1,4 @@
-import { useT } from "../../../components/panel/i18n.ts";
+import { rich, useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   CodeBlock,
@@ -130,16 +130,15 @@ export function ApiKeysPage(props: {
   problem: FormProblem | null;
 }) {
   const { environment, created, problem } = props;
-  const { t } = useT();
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
         title={t("panel.keys.title")}
-        description={t("panel.keys.description", {
-          environment: t(`panel.keys.env.${environment}`),
-          header: `Authorization: Bearer sk_${environment}_…`,
-          url: props.publicUrl,
-        })}
+        description={rich(tr, "panel.keys.description", {
+          header: <code>Authorization: Bearer sk_{environment}_…</code>,
+        }, { environment: t(`panel.keys.env.${environment}`), url: props.publicUrl })}
       />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
       {created && (
