@@ -34,7 +34,13 @@ function countingTokens(): { requests: number; fetch: (fake: Fetch) => Fetch } {
 async function productionOwner(
   options: { payuFetch?: (fake: Fetch) => Fetch } = {},
 ): Promise<{ t: TestApp; agent: PanelAgent }> {
-  const t = await makeTestApp({ environment: "production", resolveHost, ...options });
+  // The customer confirms only when a test says so (`decide`): no timer of the fake runs on.
+  const t = await makeTestApp({
+    environment: "production",
+    resolveHost,
+    payuSwitches: { confirmTimeoutMs: null },
+    ...options,
+  });
   const owner = await addUser(t, { email: "owner@acme.test", role: "OWNER", name: "Ada" });
   const agent = new PanelAgent(t);
   await agent.signIn(owner.email, owner.password);
