@@ -242,3 +242,38 @@ Deno.test("[e2e] a merchant in Polish: sign-in, an offer, a refused key, then En
     await browser.close();
   }
 });
+
+Deno.test("[e2e] production's go-live checklist in Polish, on a phone: axe-clean, and the PayU test answers", async () => {
+  const browser = await launchBrowser();
+  const server = await startCheckoutServer("production");
+  const context = await newContext(browser, "pl-PL", 390, 844);
+  try {
+    const owner = await addUser(server.t, { email: "owner@acme.test", role: "OWNER", name: "Ada" });
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await signIn(page, server.origin, owner.email, owner.password);
+    const card = page.locator("#go-live");
+    assert.deepEqual(await card.locator(".qs-step__title").allTextContents(), [
+      "Krok 1: Dostawca płatności",
+      "Krok 2 (wykonany): Produkcyjny klucz API",
+      "Krok 3: Endpoint webhooków",
+    ]);
+    assert.deepEqual([...await seriousViolations(page), ...await phoneProblems(page)], []);
+    await card.getByRole("button", { name: "Sprawdź połączenie z PayU" }).click();
+    await page.getByText("PayU odpowiedziało").waitFor();
+    assert.deepEqual(
+      await page.locator("#go-live .qs-step__title").allTextContents(),
+      [
+        "Krok 1 (wykonany): Dostawca płatności",
+        "Krok 2 (wykonany): Produkcyjny klucz API",
+        "Krok 3: Endpoint webhooków",
+      ],
+    );
+    assert.deepEqual([...await seriousViolations(page), ...await phoneProblems(page)], []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    await server.close();
+    await browser.close();
+  }
+});
