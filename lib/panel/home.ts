@@ -42,7 +42,7 @@ function greetingOf(tr: Translator, session: Pick<PanelSession, "name" | "email"
 }
 
 /** Tells whether every step of the checklist is done. */
-export function goLiveDone(checklist: GoLiveChecklist): boolean {
+function goLiveDone(checklist: GoLiveChecklist): boolean {
   return checklist.provider.lastSuccessAt !== null && checklist.usableApiKeys > 0 &&
     checklist.enabledWebhookEndpoints > 0;
 }

@@ -16,7 +16,7 @@ export function panelLanguage(
  * Stores the panel language a user chose: `pl`, `en`, or `auto` (null: follow the browser).
  * Anything else is a 400 that changes nothing.
  */
-export async function chooseLanguage(
+export async function saveLanguageChoice(
   accounts: Store<AccountsSchema>,
   userId: number,
   value: string,

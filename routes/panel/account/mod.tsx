@@ -11,7 +11,7 @@ import {
   runFormAction,
 } from "../kit/forms.ts";
 import { renderPanel, renderTranslated } from "../kit/render.tsx";
-import { chooseLanguage } from "../../../lib/panel/language.ts";
+import { saveLanguageChoice } from "../../../lib/panel/language.ts";
 import { translatorOf } from "../kit/context.ts";
 import { clearSessionCookie, clientInfo } from "../kit/session.ts";
 import { AccountPage, ChoosePasswordPage } from "./pages.tsx";
@@ -93,7 +93,7 @@ export function createAccountArea(services: Services): Hono<PanelEnv> {
       const session = c.get("session");
       const result = await runFormAction(
         c,
-        () => chooseLanguage(accounts, session.userId, field(form, "language"), clock.now()),
+        () => saveLanguageChoice(accounts, session.userId, field(form, "language"), clock.now()),
       );
       if (!result.ok) return renderAccount(services, c, result.problem, result.problem.status);
       return redirectWith(c, "/panel/account", "language-changed");
