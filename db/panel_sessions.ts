@@ -15,6 +15,7 @@ export interface SessionRecord {
   email: string;
   user_name: string | null;
   password_change_required: number;
+  user_language: string | null;
   org_public_id: string;
   org_slug: string;
   org_name: string;
@@ -56,6 +57,7 @@ export function findSessionByTokenHash(
       "u.email",
       "u.name as user_name",
       "u.password_change_required",
+      "u.language as user_language",
       "o.public_id as org_public_id",
       "o.slug as org_slug",
       "o.name as org_name",

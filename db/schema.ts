@@ -27,6 +27,8 @@ interface UsersTable {
   password_change_required: number;
   created_at: number;
   updated_at: number;
+  /** The panel's language the user chose, `pl` or `en`; null follows the browser (0004). */
+  language: Generated<string | null>;
 }
 
 interface MembershipsTable {

@@ -4,7 +4,7 @@ import type { AccountsSchema, UserRow } from "./schema.ts";
 type Db = Kysely<AccountsSchema>;
 
 /** Inserts a user. */
-export function insertUser(db: Db, values: Omit<UserRow, "id">): Promise<UserRow> {
+export function insertUser(db: Db, values: Omit<UserRow, "id" | "language">): Promise<UserRow> {
   return db.insertInto("users").values(values).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -55,4 +55,15 @@ export async function setOneTimePassword(
   await db.updateTable("users")
     .set({ password_hash: passwordHash, password_change_required: 1, updated_at: at })
     .where("id", "=", userId).execute();
+}
+
+/** Sets the panel language a user chose; null follows the browser. */
+export async function updateUserLanguage(
+  db: Db,
+  userId: number,
+  language: string | null,
+  at: number,
+): Promise<void> {
+  await db.updateTable("users").set({ language, updated_at: at }).where("id", "=", userId)
+    .execute();
 }

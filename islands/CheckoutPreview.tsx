@@ -1,11 +1,28 @@
 /// <reference lib="dom" />
 import { useEffect, useRef, useState } from "preact/hooks";
 
+/** The island's words in the page's language, resolved on the server. */
+export interface CheckoutPreviewWords {
+  notLoaded: string;
+  frameTitle: string;
+  messages: string;
+  /** With `[embedJs]`, `[succeeds]` and `[declined]` where their code goes. */
+  messagesText: string;
+  waiting: string;
+}
+
 /** The preview session to mount; its embedUrl is public (it is what a shop's page loads). */
 interface CheckoutPreviewProps {
   embedUrl: string;
   sessionId: string;
+  words: CheckoutPreviewWords;
 }
+
+const CODE_SLOTS: Record<string, string> = {
+  embedJs: "embed.js",
+  succeeds: "777123",
+  declined: "500500",
+};
 
 interface LoggedMessage {
   at: string;
@@ -33,7 +50,7 @@ export default function CheckoutPreview(props: CheckoutPreviewProps) {
   useEffect(() => {
     const embed = (globalThis as unknown as { Paystead?: PaysteadEmbed }).Paystead;
     if (!embed || !container.current) {
-      setFailed("embed.js did not load; reload the page.");
+      setFailed(props.words.notLoaded);
       return;
     }
     const record = (message: Record<string, unknown>) =>
@@ -43,7 +60,7 @@ export default function CheckoutPreview(props: CheckoutPreviewProps) {
       ]);
     const mounted = embed.mountCheckout(container.current, {
       embedUrl: props.embedUrl,
-      title: "Checkout preview",
+      title: props.words.frameTitle,
       ...Object.fromEntries(CALLBACKS.map((name) => [name, record])),
     });
     return () => mounted.destroy();
@@ -61,13 +78,14 @@ export default function CheckoutPreview(props: CheckoutPreviewProps) {
         {failed && <p class="field__error">{failed}</p>}
       </div>
       <div class="preview__log">
-        <h2 class="preview__title">Messages to your page</h2>
+        <h2 class="preview__title">{props.words.messages}</h2>
         <p class="muted">
-          What <code>embed.js</code> callbacks receive, newest first. Try the sandbox codes{" "}
-          <code>777123</code> and <code>500500</code>.
+          {props.words.messagesText.split(/\[(\w+)\]/).map((part, index) =>
+            index % 2 === 1 ? <code key={index}>{CODE_SLOTS[part]}</code> : part
+          )}
         </p>
         <ol class="preview__messages" aria-live="polite">
-          {log.length === 0 && <li class="muted">Waiting for the checkout…</li>}
+          {log.length === 0 && <li class="muted">{props.words.waiting}</li>}
           {log.map((entry) => (
             <li>
               <span class="muted">{entry.at}</span> <code>{String(entry.message.type)}</code>

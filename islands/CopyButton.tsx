@@ -5,6 +5,9 @@ import { useState } from "preact/hooks";
 interface CopyButtonProps {
   target: string;
   label: string;
+  /** What it says once copied, and when it could only select: in the page's language. */
+  copiedLabel?: string;
+  selectLabel?: string;
 }
 
 /**
@@ -35,7 +38,11 @@ export default function CopyButton(props: CopyButtonProps) {
 
   return (
     <button type="button" class="copy-button" onClick={copy} aria-live="polite">
-      {state === "copied" ? "Copied" : state === "selected" ? "Press Ctrl+C" : props.label}
+      {state === "copied"
+        ? (props.copiedLabel ?? "Copied")
+        : state === "selected"
+        ? (props.selectLabel ?? "Press Ctrl+C")
+        : props.label}
     </button>
   );
 }

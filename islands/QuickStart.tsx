@@ -2,7 +2,16 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { curlCommand } from "../lib/panel/curl.ts";
+import type { panelQuickstart } from "../lib/i18n/en/panel_quickstart.ts";
 import CopyButton from "./CopyButton.tsx";
+
+/** The Quick Start's words in the page's language, resolved on the server (catalogues stay there). */
+export type QuickStartWords = { readonly [K in keyof typeof panelQuickstart]: string };
+
+/** A message with its `[name]` slots filled by elements (code, links). */
+function fill(text: string, nodes: Record<string, ComponentChildren>): ComponentChildren[] {
+  return text.split(/\[(\w+)\]/).map((part, index) => index % 2 === 1 ? nodes[part] : part);
+}
 
 /** A step the Quick Start runs against the sandbox. */
 type QuickStartStepId = "key" | "offer" | "webhook" | "payment" | "checkout" | "complete";
@@ -24,6 +33,7 @@ export interface QuickStartProps {
   /** Step 5's request body: its embedLink's origin goes on the allowlist when the step runs. */
   checkoutRequest: { embedLink: string };
   code: string;
+  words: QuickStartWords;
   samples: {
     offer: Record<string, unknown>;
     endpoint: Record<string, unknown>;
@@ -94,14 +104,23 @@ async function postJson(url: string, body: unknown): Promise<RunResult> {
   return payload as RunResult;
 }
 
-function Snippet(props: { id: string; label: string; code: string }) {
+function Snippet(props: { id: string; label: string; code: string; words: QuickStartWords }) {
+  const w = props.words;
   return (
     <div class="code">
       <div class="code__bar">
         <span class="code__label">{props.label}</span>
-        <CopyButton target={props.id} label="Copy" />
+        <CopyButton
+          target={props.id}
+          label={w["panel.qs.copy"]}
+          copiedLabel={w["panel.qs.copied"]}
+          selectLabel={w["panel.qs.select"]}
+        />
       </div>
-      <pre><code id={props.id}>{props.code}</code></pre>
+      {/* A long line scrolls: the block takes focus, named by its label, so a keyboard can too. */}
+      <pre tabIndex={0} role="group" aria-label={props.label}>
+        <code id={props.id}>{props.code}</code>
+      </pre>
     </div>
   );
 }
@@ -112,7 +131,9 @@ function Json(props: { label: string; value: unknown; live?: boolean }) {
       <div class="code__bar">
         <span class="code__label">{props.label}</span>
       </div>
-      <pre><code>{JSON.stringify(props.value, null, 2)}</code></pre>
+      <pre tabIndex={0} role="group" aria-label={props.label}>
+        <code>{JSON.stringify(props.value, null, 2)}</code>
+      </pre>
     </div>
   );
 }
@@ -126,15 +147,21 @@ function Step(props: {
   onRun?: () => void;
   runLabel?: string;
   error: string | null;
+  words: QuickStartWords;
   children: ComponentChildren;
 }) {
+  const w = props.words;
   return (
     <li class={`qs-step ${props.done ? "qs-step--done" : ""}`}>
       <div class="qs-step__head">
         <span class="qs-step__number" aria-hidden="true">{props.done ? "✓" : props.number}</span>
         <h2 class="qs-step__title">
-          <span class="visually-hidden">Step {props.number}{props.done ? " (done)" : ""}:</span>
-          {" "}
+          <span class="visually-hidden">
+            {w[props.done ? "panel.qs.stepDone" : "panel.qs.step"].replace(
+              "[number]",
+              String(props.number),
+            )}
+          </span>{" "}
           {props.title}
         </h2>
         {props.onRun && (
@@ -144,7 +171,11 @@ function Step(props: {
             onClick={props.onRun}
             disabled={props.running || props.blockedBy !== null}
           >
-            {props.running ? "Running…" : props.done ? "Run again" : (props.runLabel ?? "Run")}
+            {props.running
+              ? w["panel.qs.running"]
+              : props.done
+              ? w["panel.qs.runAgain"]
+              : (props.runLabel ?? w["panel.qs.run"])}
           </button>
         )}
       </div>
@@ -155,8 +186,12 @@ function Step(props: {
   );
 }
 
-function statusLine(result: RunResult): string {
-  return `Response · ${result.status}`;
+function statusLine(words: QuickStartWords, result: RunResult): string {
+  return words["panel.qs.response"].replace("[status]", String(result.status));
+}
+
+function sampleLine(words: QuickStartWords, status: number): string {
+  return words["panel.qs.sample"].replace("[status]", String(status));
 }
 
 /**
@@ -180,6 +215,7 @@ export default function QuickStart(props: QuickStartProps) {
   const sessionId = results.checkout?.response.sessionId as string | undefined;
   const paidPaymentId = results.complete?.response.paymentId as string | undefined;
   const ref = (operationId: string) => `${props.referenceUrl}#${operationId}`;
+  const w = props.words;
 
   async function run(step: QuickStartStepId, body: Record<string, unknown> = {}) {
     setRunning(step);
@@ -235,51 +271,60 @@ export default function QuickStart(props: QuickStartProps) {
 
   const keyExport = results.key?.secret
     ? `export PAYSTEAD_KEY=${results.key.secret}`
-    : "export PAYSTEAD_KEY=sk_sandbox_...   # run step 1, or use a key you stored";
+    : `export PAYSTEAD_KEY=sk_sandbox_...   # ${w["panel.qs.noKeyYet"]}`;
 
   return (
     <ol class="qs-steps">
       <Step
         number={1}
-        title="Get a sandbox API key"
+        title={w["panel.qs.key.title"]}
+        words={w}
         done={results.key !== undefined}
         running={running === "key"}
         blockedBy={null}
         onRun={() => run("key")}
-        runLabel="Create key"
+        runLabel={w["panel.qs.key.run"]}
         error={errors.key ?? null}
       >
         <p>
-          Every API call carries a secret key as{" "}
-          <code>Authorization: Bearer</code>. Sandbox keys start with <code>sk_sandbox_</code>{" "}
-          and only work on the sandbox host.
+          {fill(w["panel.qs.key.text"], {
+            auth: <code>Authorization: Bearer</code>,
+            prefix: <code>sk_sandbox_</code>,
+          })}
         </p>
         {results.key?.secret && (
           <div class="once" role="status">
             <p class="once__label">
-              Your new key, shown only now. Store it in your secrets manager or <code>.env</code>.
+              {fill(w["panel.qs.key.once"], { env: <code>.env</code> })}
             </p>
             <div class="once__row">
               <code class="once__value" id="qs-secret">{results.key.secret}</code>
-              <CopyButton target="qs-secret" label="Copy" />
+              <CopyButton
+                target="qs-secret"
+                label={w["panel.qs.copy"]}
+                copiedLabel={w["panel.qs.copied"]}
+                selectLabel={w["panel.qs.select"]}
+              />
             </div>
           </div>
         )}
         <Snippet
           id="qs-curl-key"
-          label="Shell"
+          label={w["panel.qs.shell"]}
+          words={w}
           code={`${keyExport}\n${curlCommand(props.baseUrl, "GET", "/api/v1/qr?limit=1")}`}
         />
         <p class="qs-step__links">
-          <a href={ref("listOffers")}>API reference: list offers</a>
+          <a href={ref("listOffers")}>{w["panel.qs.key.ref"]}</a>
           {" · "}
-          <a href="/panel/developers/api-keys">Manage API keys</a>
+          <a href="/panel/developers/api-keys">{w["panel.qs.key.manage"]}</a>
         </p>
       </Step>
 
       <Step
         number={2}
-        title="Create an offer"
+        title={w["panel.qs.offer.title"]}
+        words={w}
         done={results.offer !== undefined}
         running={running === "offer"}
         blockedBy={null}
@@ -287,47 +332,48 @@ export default function QuickStart(props: QuickStartProps) {
         error={errors.offer ?? null}
       >
         <p>
-          An offer is what customers pay for, named by its{" "}
-          <code>qrId</code>. Amounts are in minor units: <code>1250</code> is 12.50.
+          {fill(w["panel.qs.offer.text"], { qrId: <code>qrId</code>, amount: <code>1250</code> })}
         </p>
         <Snippet
           id="qs-curl-offer"
           label="curl"
+          words={w}
           code={curlCommand(props.baseUrl, "POST", "/api/v1/qr", props.offerRequest)}
         />
         <div class="qs-grid">
-          <Json label="Request body" value={props.offerRequest} />
+          <Json label={w["panel.qs.requestBody"]} value={props.offerRequest} />
           <Json
-            label={results.offer ? statusLine(results.offer) : "Sample response · 201"}
+            label={results.offer ? statusLine(w, results.offer) : sampleLine(w, 201)}
             value={results.offer?.response ?? props.samples.offer}
             live={results.offer !== undefined}
           />
         </div>
         <p class="qs-step__links">
-          <a href={ref("createOffer")}>API reference: create an offer</a>
+          <a href={ref("createOffer")}>{w["panel.qs.offer.ref"]}</a>
         </p>
       </Step>
 
       <Step
         number={3}
-        title="Receive webhooks"
+        title={w["panel.qs.webhook.title"]}
+        words={w}
         done={endpointId !== undefined}
         running={running === "webhook"}
         blockedBy={null}
         onRun={() => run("webhook")}
-        runLabel={props.receiver ? "Check it" : "Set up"}
+        runLabel={w[props.receiver ? "panel.qs.webhook.check" : "panel.qs.webhook.setUp"]}
         error={errors.webhook ?? null}
       >
         <p>
-          Paystead tells your server what happened with signed POSTs. You don't need a public URL
-          yet: the sandbox has a built-in inbox that receives them like your server would, checks
-          the <code>webhook-signature</code>{" "}
-          header and shows what arrived. Later, register your own URL under{" "}
-          <a href={props.webhooksUrl}>Webhooks</a>.
+          {fill(w["panel.qs.webhook.text"], {
+            signature: <code>webhook-signature</code>,
+            webhooks: <a href={props.webhooksUrl}>{w["panel.qs.webhook.webhooks"]}</a>,
+          })}
         </p>
         <Snippet
           id="qs-curl-webhook"
           label="curl"
+          words={w}
           code={curlCommand(props.baseUrl, "POST", "/api/v1/webhook-endpoints", {
             url: (results.webhook?.response.url as string | undefined) ??
               props.receiver?.url ?? "https://your-server.example/webhooks/paystead",
@@ -336,17 +382,17 @@ export default function QuickStart(props: QuickStartProps) {
         />
         <div class="qs-grid">
           <Json
-            label={results.webhook ? statusLine(results.webhook) : "Sample response · 201"}
+            label={results.webhook ? statusLine(w, results.webhook) : sampleLine(w, 201)}
             value={results.webhook?.response ?? props.samples.endpoint}
             live={results.webhook !== undefined}
           />
         </div>
         <p class="qs-step__links">
-          <a href={ref("createWebhookEndpoint")}>API reference: create a webhook endpoint</a>
+          <a href={ref("createWebhookEndpoint")}>{w["panel.qs.webhook.ref"]}</a>
           {endpointId && (
             <>
               {" · "}
-              <a href={`${props.webhooksUrl}/${endpointId}`}>Signing secret and delivery log</a>
+              <a href={`${props.webhooksUrl}/${endpointId}`}>{w["panel.qs.webhook.log"]}</a>
             </>
           )}
         </p>
@@ -354,37 +400,36 @@ export default function QuickStart(props: QuickStartProps) {
 
       <Step
         number={4}
-        title="Take a payment"
+        title={w["panel.qs.payment.title"]}
+        words={w}
         done={results.payment !== undefined}
         running={running === "payment"}
-        blockedBy={qrId ? null : "Create the offer in step 2 first."}
+        blockedBy={qrId ? null : w["panel.qs.needOffer"]}
         onRun={() => run("payment", { qrId })}
         error={errors.payment ?? null}
       >
-        <p>
-          A hosted payment link: send the customer to <code>paymentUrl</code>{" "}
-          (or show the offer's QR code), where they enter a 6-digit code from their banking app.
-        </p>
+        <p>{fill(w["panel.qs.payment.text"], { paymentUrl: <code>paymentUrl</code> })}</p>
         <Snippet
           id="qs-curl-payment"
           label="curl"
+          words={w}
           code={curlCommand(props.baseUrl, "POST", "/api/v1/payments", { qrId: qrId ?? "qr_..." })}
         />
         <div class="qs-grid">
-          <Json label="Request body" value={{ qrId: qrId ?? "qr_..." }} />
+          <Json label={w["panel.qs.requestBody"]} value={{ qrId: qrId ?? "qr_..." }} />
           <Json
-            label={results.payment ? statusLine(results.payment) : "Sample response · 201"}
+            label={results.payment ? statusLine(w, results.payment) : sampleLine(w, 201)}
             value={results.payment?.response ?? props.samples.payment}
             live={results.payment !== undefined}
           />
         </div>
         <p class="qs-step__links">
-          <a href={ref("createPayment")}>API reference: create a hosted payment link</a>
+          <a href={ref("createPayment")}>{w["panel.qs.payment.ref"]}</a>
           {paymentUrl && (
             <>
               {" · "}
               <a href={paymentUrl} target="_blank" rel="noopener">
-                Open the hosted payment page
+                {w["panel.qs.payment.open"]}
               </a>
             </>
           )}
@@ -393,25 +438,27 @@ export default function QuickStart(props: QuickStartProps) {
 
       <Step
         number={5}
-        title="Embed a checkout session"
+        title={w["panel.qs.checkout.title"]}
+        words={w}
         done={results.checkout !== undefined}
         running={running === "checkout"}
-        blockedBy={qrId ? null : "Create the offer in step 2 first."}
+        blockedBy={qrId ? null : w["panel.qs.needOffer"]}
         onRun={() => run("checkout", { qrId })}
         error={errors.checkout ?? null}
       >
         <p>
-          For checkout inside your own page: your server creates a session and your page loads its
-          {" "}
-          <code>embedUrl</code> with <code>embed.js</code>. <code>embedLink</code>{" "}
-          must be on an origin of your <a href="/panel/developers/checkout">allowlist</a>
-          . Here it is the panel's preview page, so you can see the session embedded: running this
-          step puts <code>{new URL(props.checkoutRequest.embedLink).origin}</code>{" "}
-          on your allowlist, and the curl works as shown. Your shop's own origin goes there later.
+          {fill(w["panel.qs.checkout.text"], {
+            embedUrl: <code>embedUrl</code>,
+            embedJs: <code>embed.js</code>,
+            embedLink: <code>embedLink</code>,
+            allowlist: <a href="/panel/developers/checkout">{w["panel.qs.checkout.allowlist"]}</a>,
+            origin: <code>{new URL(props.checkoutRequest.embedLink).origin}</code>,
+          })}
         </p>
         <Snippet
           id="qs-curl-checkout"
           label="curl"
+          words={w}
           code={curlCommand(
             props.baseUrl,
             "POST",
@@ -420,19 +467,21 @@ export default function QuickStart(props: QuickStartProps) {
           )}
         />
         <div class="qs-grid">
-          <Json label="Request body" value={props.checkoutRequest} />
+          <Json label={w["panel.qs.requestBody"]} value={props.checkoutRequest} />
           <Json
-            label={results.checkout ? statusLine(results.checkout) : "Sample response · 201"}
+            label={results.checkout ? statusLine(w, results.checkout) : sampleLine(w, 201)}
             value={results.checkout?.response ?? props.samples.session}
             live={results.checkout !== undefined}
           />
         </div>
         <p class="qs-step__links">
-          <a href={ref("createCheckoutSession")}>API reference: create a checkout session</a>
+          <a href={ref("createCheckoutSession")}>{w["panel.qs.checkout.ref"]}</a>
           {sessionId && (
             <>
               {" · "}
-              <a href={`${props.previewUrl}?session=${sessionId}`}>See it embedded</a>
+              <a href={`${props.previewUrl}?session=${sessionId}`}>
+                {w["panel.qs.checkout.see"]}
+              </a>
             </>
           )}
         </p>
@@ -440,21 +489,24 @@ export default function QuickStart(props: QuickStartProps) {
 
       <Step
         number={6}
-        title={`Complete it with the test code ${props.code}`}
+        title={w["panel.qs.complete.title"].replace("[code]", props.code)}
+        words={w}
         done={results.complete !== undefined}
         running={running === "complete"}
-        blockedBy={sessionId ? null : "Create the checkout session in step 5 first."}
+        blockedBy={sessionId ? null : w["panel.qs.complete.blocked"]}
         onRun={() => run("complete", { sessionId })}
         error={errors.complete ?? null}
       >
         <p>
-          In the sandbox, codes starting with <code>777</code> succeed and <code>500500</code>{" "}
-          is declined. The complete operation does what a customer does in the checkout: one payment
-          attempt with the code.
+          {fill(w["panel.qs.complete.text"], {
+            succeeds: <code>777</code>,
+            declined: <code>500500</code>,
+          })}
         </p>
         <Snippet
           id="qs-curl-complete"
           label="curl"
+          words={w}
           code={curlCommand(
             props.baseUrl,
             "POST",
@@ -463,21 +515,21 @@ export default function QuickStart(props: QuickStartProps) {
           )}
         />
         <div class="qs-grid">
-          <Json label="Request body" value={{ code: props.code }} />
+          <Json label={w["panel.qs.requestBody"]} value={{ code: props.code }} />
           <Json
-            label={results.complete ? statusLine(results.complete) : "Sample response · 200"}
+            label={results.complete ? statusLine(w, results.complete) : sampleLine(w, 200)}
             value={results.complete?.response ?? props.samples.completed}
             live={results.complete !== undefined}
           />
         </div>
         <p class="qs-step__links">
-          <a href={ref("completeCheckoutSession")}>
-            API reference: pay a checkout session with a test code
-          </a>
+          <a href={ref("completeCheckoutSession")}>{w["panel.qs.complete.ref"]}</a>
           {paidPaymentId && (
             <>
               {" · "}
-              <a href={`${props.paymentsUrl}/${paidPaymentId}`}>The payment in the panel</a>
+              <a href={`${props.paymentsUrl}/${paidPaymentId}`}>
+                {w["panel.qs.complete.payment"]}
+              </a>
             </>
           )}
         </p>
@@ -489,7 +541,8 @@ export default function QuickStart(props: QuickStartProps) {
             {succeededDelivery && arrived ? "✓" : 7}
           </span>
           <h2 class="qs-step__title">
-            <span class="visually-hidden">Step 7:</span> Watch the webhook arrive
+            <span class="visually-hidden">{w["panel.qs.step"].replace("[number]", "7")}</span>{" "}
+            {w["panel.qs.watch.title"]}
           </h2>
           <button
             type="button"
@@ -497,87 +550,94 @@ export default function QuickStart(props: QuickStartProps) {
             onClick={startWatching}
             disabled={!endpointId || watching}
           >
-            {watching ? "Watching…" : "Watch"}
+            {w[watching ? "panel.qs.watch.watching" : "panel.qs.watch.watch"]}
           </button>
         </div>
-        {!endpointId && <p class="qs-step__blocked">Set up the receiver in step 3 first.</p>}
+        {!endpointId && <p class="qs-step__blocked">{w["panel.qs.watch.blocked"]}</p>}
         <div class="qs-step__body">
           <p>
-            The session's payment and its completion (<code>payment.succeeded</code>,{" "}
-            <code>checkout.session.completed</code>, ...) are delivered to the inbox, each attempt
-            logged with its status code and latency. Your server would confirm the order on{" "}
-            <code>checkout.session.completed</code>.
+            {fill(w["panel.qs.watch.text"], {
+              succeeded: <code>payment.succeeded</code>,
+              completed: <code>checkout.session.completed</code>,
+            })}
           </p>
           <div class="qs-watch" aria-live="polite">
-            {watch === null ? <p class="muted">Nothing watched yet.</p> : (
-              <div class="qs-grid">
-                <div>
-                  <h3 class="qs-watch__title">Delivery log</h3>
-                  {watch.deliveries.length === 0
-                    ? <p class="muted">No deliveries yet.</p>
-                    : (
-                      <ul class="qs-list">
-                        {watch.deliveries.map((delivery) => {
-                          const last = delivery.attempts.at(-1);
-                          return (
-                            <li>
-                              <code>{delivery.eventType}</code>{" "}
-                              <span
-                                class={`badge badge--${
-                                  delivery.status === "SUCCEEDED"
-                                    ? "success"
-                                    : delivery.status === "FAILED"
-                                    ? "danger"
-                                    : "neutral"
-                                }`}
-                              >
-                                {delivery.status.toLowerCase()}
-                              </span>
-                              {last && (
-                                <span class="muted">
-                                  {" "}
-                                  {last.responseStatus ?? last.errorMessage} ·{" "}
-                                  {last.durationMs ?? "–"} ms
+            {watch === null
+              ? <p class="muted">{w["panel.qs.watch.nothing"]}</p>
+              : (
+                <div class="qs-grid">
+                  <div>
+                    <h3 class="qs-watch__title">{w["panel.qs.watch.log"]}</h3>
+                    {watch.deliveries.length === 0
+                      ? <p class="muted">{w["panel.qs.watch.noDeliveries"]}</p>
+                      : (
+                        <ul class="qs-list">
+                          {watch.deliveries.map((delivery) => {
+                            const last = delivery.attempts.at(-1);
+                            return (
+                              <li>
+                                <code>{delivery.eventType}</code>{" "}
+                                <span
+                                  class={`badge badge--${
+                                    delivery.status === "SUCCEEDED"
+                                      ? "success"
+                                      : delivery.status === "FAILED"
+                                      ? "danger"
+                                      : "neutral"
+                                  }`}
+                                >
+                                  {w[
+                                    `panel.qs.status.${delivery.status.toLowerCase()}` as keyof QuickStartWords
+                                  ] ?? delivery.status.toLowerCase()}
                                 </span>
-                              )}
+                                {last && (
+                                  <span class="muted">
+                                    {" "}
+                                    {last.responseStatus ?? last.errorMessage} ·{" "}
+                                    {last.durationMs ?? "–"} ms
+                                  </span>
+                                )}
+                              </li>
+                            );
+                          })}
+                        </ul>
+                      )}
+                  </div>
+                  <div>
+                    <h3 class="qs-watch__title">{w["panel.qs.watch.inbox"]}</h3>
+                    {watch.inbox.length === 0
+                      ? <p class="muted">{w["panel.qs.watch.nothingReceived"]}</p>
+                      : (
+                        <ul class="qs-list">
+                          {watch.inbox.map((request) => (
+                            <li>
+                              <code>{request.eventType ?? w["panel.qs.watch.notEvent"]}</code>{" "}
+                              <span
+                                class={`badge badge--${request.verified ? "success" : "danger"}`}
+                              >
+                                {w[
+                                  request.verified
+                                    ? "panel.qs.watch.verified"
+                                    : "panel.qs.watch.notVerified"
+                                ]}
+                              </span>
                             </li>
-                          );
-                        })}
-                      </ul>
-                    )}
+                          ))}
+                        </ul>
+                      )}
+                  </div>
                 </div>
-                <div>
-                  <h3 class="qs-watch__title">Received by the inbox</h3>
-                  {watch.inbox.length === 0
-                    ? <p class="muted">Nothing received yet.</p>
-                    : (
-                      <ul class="qs-list">
-                        {watch.inbox.map((request) => (
-                          <li>
-                            <code>{request.eventType ?? "(not an event)"}</code>{" "}
-                            <span
-                              class={`badge badge--${request.verified ? "success" : "danger"}`}
-                            >
-                              {request.verified ? "signature verified" : "not verified"}
-                            </span>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                </div>
-              </div>
-            )}
+              )}
             {succeededDelivery && arrived && (
               <p class="callout callout--success">
-                checkout.session.completed reached the inbox with a valid signature. That is the
-                whole cycle: key, offer, payment, checkout, webhook. Next, point a webhook at your
-                own server and verify signatures there.
+                {w["panel.qs.watch.done"]}
               </p>
             )}
           </div>
           <Snippet
             id="qs-curl-watch"
             label="curl"
+            words={w}
             code={curlCommand(
               props.baseUrl,
               "GET",
@@ -585,11 +645,11 @@ export default function QuickStart(props: QuickStartProps) {
             )}
           />
           <p class="qs-step__links">
-            <a href={ref("listEventDeliveries")}>API reference: list an event's deliveries</a>
+            <a href={ref("listEventDeliveries")}>{w["panel.qs.watch.ref"]}</a>
             {endpointId && (
               <>
                 {" · "}
-                <a href={`${props.webhooksUrl}/${endpointId}`}>Full delivery log</a>
+                <a href={`${props.webhooksUrl}/${endpointId}`}>{w["panel.qs.watch.fullLog"]}</a>
               </>
             )}
           </p>

@@ -4,16 +4,18 @@
  * must not be sent twice by a double click, and notices that show once.
  */
 
-const DATE_TIME = new Intl.DateTimeFormat(undefined, {
-  dateStyle: "medium",
-  timeStyle: "short",
-});
-
-/** Shows `<time data-local>` (rendered in UTC by the server) in the reader's time zone. */
+/**
+ * Shows `<time data-local>` (rendered in UTC by the server) in the reader's time zone, written
+ * as the page's language writes dates (`<html lang>`: the panel's language, not the browser's).
+ */
 export function localTimes(root: ParentNode): void {
+  const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
   for (const element of root.querySelectorAll<HTMLTimeElement>("time[data-local]")) {
     const at = new Date(element.dateTime);
-    if (!Number.isNaN(at.getTime())) element.textContent = DATE_TIME.format(at);
+    if (!Number.isNaN(at.getTime())) element.textContent = format.format(at);
   }
 }
 

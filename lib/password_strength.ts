@@ -1,29 +1,62 @@
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import { type Language, translator } from "./i18n/mod.ts";
 
 /** zxcvbn's score of a password people may choose: "safely unguessable" and up. */
 const MIN_PASSWORD_SCORE = 3;
 
-let estimator: Promise<ZxcvbnFactory> | undefined;
+/** zxcvbn's advice, by its key (`warnings.commonNames`), in each language. */
+type Advice = Record<string, Record<string, string>>;
+
+interface Estimator {
+  factory: ZxcvbnFactory;
+  /** The English advice's keys, by its text: zxcvbn answers in English, we say it again. */
+  keyOfEnglish: Map<string, string>;
+  advice: Record<Language, Advice>;
+}
+
+let estimator: Promise<Estimator> | undefined;
 
 /**
  * The estimator, loaded and built at the first password someone chooses: its dictionaries take
- * about 26 MiB of heap (49 MiB resident) once imported and most of a second to build, which a
- * running payment API should not hold or a start pay. The imports are string literals, so
- * `deno compile` still embeds them.
+ * about 39 MiB of heap (72 MiB resident; 29 and 64 without the Polish ones) once imported and up
+ * to two seconds to build, which a running payment API should not hold or a start pay. The imports are string literals, so
+ * `deno compile` still embeds them. Polish words count as guessable too (Paystead's merchants
+ * are Polish), under their own dictionary names so they replace none of the English ones.
  */
-function loadEstimator(): Promise<ZxcvbnFactory> {
+function loadEstimator(): Promise<Estimator> {
   estimator ??= Promise.all([
     import("@zxcvbn-ts/core"),
     import("@zxcvbn-ts/language-common"),
     import("@zxcvbn-ts/language-en"),
-  ]).then(([{ ZxcvbnFactory }, common, english]) =>
-    new ZxcvbnFactory({
-      dictionary: { ...common.dictionary, ...english.dictionary },
-      graphs: common.adjacencyGraphs,
-      translations: english.translations,
-    })
-  );
+    import("@zxcvbn-ts/language-pl"),
+  ]).then(([{ ZxcvbnFactory }, common, english, polish]) => {
+    const polishWords = Object.fromEntries(
+      Object.entries(polish.dictionary).map(([name, words]) => [`${name}Pl`, words]),
+    );
+    const keyOfEnglish = new Map<string, string>();
+    for (const [group, texts] of Object.entries(english.translations as Advice)) {
+      for (const [key, text] of Object.entries(texts)) keyOfEnglish.set(text, `${group}.${key}`);
+    }
+    return {
+      factory: new ZxcvbnFactory({
+        dictionary: { ...common.dictionary, ...english.dictionary, ...polishWords },
+        graphs: common.adjacencyGraphs,
+        translations: english.translations,
+      }),
+      keyOfEnglish,
+      advice: {
+        en: english.translations as Advice,
+        pl: polish.translations as unknown as Advice,
+      },
+    };
+  });
   return estimator;
+}
+
+/** One line of zxcvbn's English advice in `language` (English when it has no such line). */
+function adviceIn(found: Estimator, language: Language, english: string): string {
+  const [group, key] = found.keyOfEnglish.get(english)?.split(".") ?? [];
+  return (group && found.advice[language][group]?.[key]) || english;
 }
 
 /** Words a guesser would try first for this person: their address, its parts, their name. */
@@ -34,20 +67,23 @@ function personalWords(person: { email: string; name?: string | null }): string[
 }
 
 /**
- * Why a password is too easy to guess, with zxcvbn's advice on a better one; null when it
- * scores at least `MIN_PASSWORD_SCORE`.
+ * Why a password is too easy to guess, with zxcvbn's advice on a better one, in `language`;
+ * null when it scores at least `MIN_PASSWORD_SCORE`.
  */
 export async function guessablePasswordProblem(
   password: string,
   person: { email: string; name?: string | null },
+  language: Language = "en",
 ): Promise<string | null> {
-  const result = (await loadEstimator()).check(password, personalWords(person));
+  const found = await loadEstimator();
+  const result = found.factory.check(password, personalWords(person));
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   const { warning, suggestions } = result.feedback;
+  const { t } = translator(language);
   return [
-    "This password is too easy to guess.",
-    warning,
-    ...suggestions,
-    "Four or five unrelated words, or a password manager's random one, are hard to guess.",
-  ].filter((line) => line).join(" ");
+    t("panel.password.tooEasy"),
+    ...[warning, ...suggestions].filter((line): line is string => !!line)
+      .map((line) => adviceIn(found, language, line)),
+    t("panel.password.advice"),
+  ].join(" ");
 }

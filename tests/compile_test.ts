@@ -173,6 +173,7 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
     "@zxcvbn-ts/core",
     "@zxcvbn-ts/language-common",
     "@zxcvbn-ts/language-en",
+    "@zxcvbn-ts/language-pl",
   ]);
   assert.deepEqual(lazyImportsOf("/lib/offer_codes.ts"), ["qrcode"]);
   assert.deepEqual(lazyImportsOf("/db/client.ts"), ["./remote_store.ts"]);

@@ -90,8 +90,8 @@ Deno.test("[panel home] production's empty home lists what to check before going
       assert.equal(
         await goLiveText(agent),
         "Go live No payments in the last 30 days. Before your customers pay here, check these " +
-          `four: 1 Step 1: Payment provider ${provider} No successful call since this process ` +
-          "started. Provider status → " +
+          `steps: 1 Step 1: Payment provider ${provider} No successful call since this process ` +
+          "started. Test the PayU connection Provider status → " +
           "✓ Step 2 (done): Production API key 1 production key in use. API keys → " +
           "3 Step 3: Webhook endpoint No webhook endpoint yet: add one so your server hears when " +
           "a payment succeeds. Webhooks → " +
@@ -124,8 +124,8 @@ Deno.test("[panel home] production's empty home lists what to check before going
       assert.equal(
         await goLiveText(agent),
         "Go live No payments in the last 30 days. Before your customers pay here, check these " +
-          `four: ✓ Step 1 (done): Payment provider ${provider} Last successful call ` +
-          `${answeredAt}. Provider status → ` +
+          `steps: ✓ Step 1 (done): Payment provider ${provider} Last successful call ` +
+          `${answeredAt}. Test the PayU connection Provider status → ` +
           "2 Step 2: Production API key No production API key yet: your server needs one to " +
           "create payments. API keys → " +
           "✓ Step 3 (done): Webhook endpoint 1 endpoint receives events. Webhooks → " +

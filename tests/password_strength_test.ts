@@ -98,3 +98,34 @@ Deno.test("[password strength] every form that chooses a password refuses a gues
     }
   });
 });
+
+Deno.test("[password strength] Polish words count as guessable, and the advice is in the reader's language", async () => {
+  // Each scores 4 with the English dictionaries alone: only the Polish ones know these words.
+  for (const password of ["rzeczpospolita", "niespodzianka1", "gospodarstwo1", "małgorzata1984"]) {
+    assert.ok(await guessablePasswordProblem(password, PERSON), password);
+  }
+  assert.equal(
+    await guessablePasswordProblem("password1234", PERSON, "pl"),
+    "To hasło jest zbyt łatwe do odgadnięcia. To jest podobne do często używanego hasła. " +
+      "Dodaj więcej słów, które są mniej popularne. Trudne do odgadnięcia są cztery lub pięć " +
+      "niezwiązanych ze sobą słów albo losowe hasło z menedżera haseł.",
+  );
+  assert.equal(await guessablePasswordProblem("violet harbour tractor ninety", PERSON, "pl"), null);
+});
+
+Deno.test("[password strength] the account page gives zxcvbn's advice in the panel's language", async () => {
+  const { t: app, agent } = await signedInApp();
+  try {
+    const response = await agent.post("/panel/password", {
+      current: PASSWORD,
+      password: "rzeczpospolita",
+      confirm: "rzeczpospolita",
+    }, { headers: { "accept-language": "pl-PL,pl;q=0.9,en;q=0.5" } });
+    assert.equal(response.status, 400);
+    const page = await response.text();
+    assert.match(page, /<html lang="pl">/);
+    assert.match(pageText(page), /To hasło jest zbyt łatwe do odgadnięcia\. /);
+  } finally {
+    await app.close();
+  }
+});

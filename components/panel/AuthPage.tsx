@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import type { Environment } from "../../lib/config.ts";
 import { Layout } from "../Layout.tsx";
+import { useT } from "./i18n.ts";
 
 /** The frame of the pages before sign-in: sign-in, an invitation, choosing a password. */
 export function AuthPage(props: {
@@ -10,12 +11,19 @@ export function AuthPage(props: {
   children: ComponentChildren;
 }) {
   const sandbox = props.environment === "sandbox";
+  const { t, language } = useT();
   return (
-    <Layout title={`${props.title} · Paystead`} variant="auth" islands csrf={props.csrf}>
+    <Layout
+      title={`${props.title} · Paystead`}
+      variant="auth"
+      islands
+      csrf={props.csrf}
+      lang={language}
+    >
       {sandbox && (
-        <p class="sandbox-strip">
-          <strong>Sandbox</strong> <span>Test data only: no real money moves.</span>
-        </p>
+        <aside class="sandbox-strip" aria-label={t("panel.sandbox.region")}>
+          <strong>{t("panel.sandbox.label")}</strong> <span>{t("panel.sandbox.text")}</span>
+        </aside>
       )}
       <main class="auth" id="main">
         <div class="auth__card">
@@ -23,7 +31,7 @@ export function AuthPage(props: {
             <span class="brand__mark" aria-hidden="true">P</span>
             <span>Paystead</span>
             <span class={`env-pill env-pill--${props.environment}`}>
-              {sandbox ? "Sandbox" : "Production"}
+              {t(sandbox ? "panel.env.sandbox" : "panel.env.production")}
             </span>
           </p>
           <h1 class="auth__title">{props.title}</h1>

@@ -1,10 +1,45 @@
 import type { LoggedWebhookDelivery } from "../../lib/webhooks/delivery_log.ts";
-import { CsrfField, DateTime, EmptyState, Fact, Facts, Id, StatusBadge } from "./ui.tsx";
+import { CsrfField, DateTime, EmptyState, Fact, Facts, Id, StatusBadge, TableWrap } from "./ui.tsx";
 
 type Attempt = LoggedWebhookDelivery["attempts"][number];
 
+/**
+ * The log's words in the page's language, resolved on the server: the log is an island, and the
+ * catalogues stay on the server. Counts are plural forms by `Intl.PluralRules` category.
+ */
+export interface DeliveryLogWords {
+  language: string;
+  status: Record<string, string>;
+  attempts: Record<string, string>;
+  notAttempted: string;
+  trigger: Record<string, string>;
+  event: string;
+  delivery: string;
+  nextAttempt: string;
+  inProgress: string;
+  noneFinal: string;
+  noAttempt: string;
+  resend: string;
+  none: string;
+  noneText: string;
+  older: string;
+  attemptsCaption: string;
+  started: string;
+  result: string;
+  latency: string;
+  response: string;
+  empty: string;
+}
+
+/** "3 attempts" in the log's language. */
+function attemptsText(words: DeliveryLogWords, count: number): string {
+  const category = new Intl.PluralRules(words.language).select(count);
+  return (words.attempts[category] ?? words.attempts.other).replace("#", String(count));
+}
+
 /** What one page of an endpoint's delivery log shows. */
 export interface DeliveryLogProps {
+  words: DeliveryLogWords;
   /** The endpoint's page; resends post below it and the pager links to it. */
   endpointHref: string;
   /** Whether deliveries can be sent again (the endpoint is enabled). */
@@ -21,18 +56,19 @@ function resultOf(attempt: Attempt): string {
     : attempt.errorCode ?? "";
 }
 
-function AttemptsTable(props: { attempts: Attempt[] }) {
+function AttemptsTable(props: { attempts: Attempt[]; words: DeliveryLogWords }) {
+  const { words } = props;
   return (
-    <div class="table-wrap">
+    <TableWrap label={words.attemptsCaption}>
       <table class="table table--compact">
-        <caption class="visually-hidden">Attempts</caption>
+        <caption class="visually-hidden">{words.attemptsCaption}</caption>
         <thead>
           <tr>
             <th scope="col">#</th>
-            <th scope="col">Started</th>
-            <th scope="col">Result</th>
-            <th scope="col" class="num">Latency</th>
-            <th scope="col">Response (first 1 KiB)</th>
+            <th scope="col">{words.started}</th>
+            <th scope="col">{words.result}</th>
+            <th scope="col" class="num">{words.latency}</th>
+            <th scope="col">{words.response}</th>
           </tr>
         </thead>
         <tbody>
@@ -56,24 +92,27 @@ function AttemptsTable(props: { attempts: Attempt[] }) {
               <td>
                 {attempt.responseBody
                   ? <pre class="response-body"><code>{attempt.responseBody}</code></pre>
-                  : <span class="muted">(empty)</span>}
+                  : <span class="muted">{words.empty}</span>}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
 function DeliveryRow(props: { delivery: LoggedWebhookDelivery } & DeliveryLogProps) {
-  const { delivery } = props;
+  const { delivery, words } = props;
   const last = delivery.attempts.at(-1);
   return (
     <li class="delivery" data-delivery={delivery.id}>
       <details>
         <summary class="delivery__summary">
-          <StatusBadge status={delivery.status} />
+          <StatusBadge
+            status={delivery.status}
+            label={words.status[delivery.status] ?? delivery.status}
+          />
           <code class="delivery__type">{delivery.eventType}</code>
           <span class="delivery__meta">
             {last
@@ -83,10 +122,11 @@ function DeliveryRow(props: { delivery: LoggedWebhookDelivery } & DeliveryLogPro
                   {last.durationMs !== null && ` · ${last.durationMs} ms`}
                 </>
               )
-              : "not attempted yet"}
+              : words.notAttempted}
             {" · "}
-            {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? "" : "s"}
-            {delivery.trigger !== "EVENT" && ` · ${delivery.trigger.toLowerCase()}`}
+            {attemptsText(words, delivery.attemptCount)}
+            {delivery.trigger !== "EVENT" &&
+              ` · ${words.trigger[delivery.trigger] ?? delivery.trigger.toLowerCase()}`}
           </span>
           <span class="delivery__time">
             <DateTime at={Date.parse(delivery.createdAt)} />
@@ -94,23 +134,23 @@ function DeliveryRow(props: { delivery: LoggedWebhookDelivery } & DeliveryLogPro
         </summary>
         <div class="delivery__body">
           <Facts>
-            <Fact label="Event">
+            <Fact label={words.event}>
               <Id>{delivery.eventId}</Id>
             </Fact>
-            <Fact label="Delivery">
+            <Fact label={words.delivery}>
               <Id>{delivery.id}</Id>
             </Fact>
-            <Fact label="Next attempt">
+            <Fact label={words.nextAttempt}>
               {delivery.nextAttemptAt
                 ? <DateTime at={Date.parse(delivery.nextAttemptAt)} />
                 : delivery.status === "PENDING"
-                ? "in progress"
-                : "none (final)"}
+                ? words.inProgress
+                : words.noneFinal}
             </Fact>
           </Facts>
           {delivery.attempts.length === 0
-            ? <p class="muted">No attempt yet.</p>
-            : <AttemptsTable attempts={delivery.attempts} />}
+            ? <p class="muted">{words.noAttempt}</p>
+            : <AttemptsTable attempts={delivery.attempts} words={words} />}
           {props.resendable && delivery.trigger !== "TEST" && (
             <form
               method="post"
@@ -121,7 +161,7 @@ function DeliveryRow(props: { delivery: LoggedWebhookDelivery } & DeliveryLogPro
               <CsrfField token={props.csrf} />
               <input type="hidden" name="eventId" value={delivery.eventId} />
               <button type="submit" class="button button--small button--secondary">
-                Resend this event
+                {words.resend}
               </button>
             </form>
           )}
@@ -135,8 +175,8 @@ function DeliveryRow(props: { delivery: LoggedWebhookDelivery } & DeliveryLogPro
 export function DeliveryLog(props: DeliveryLogProps) {
   if (props.deliveries.length === 0) {
     return (
-      <EmptyState title="No deliveries yet">
-        <p>Events recorded from now on are delivered here. Send a test event to try it.</p>
+      <EmptyState title={props.words.none}>
+        <p>{props.words.noneText}</p>
       </EmptyState>
     );
   }
@@ -150,7 +190,7 @@ export function DeliveryLog(props: DeliveryLogProps) {
       {props.olderCursor && (
         <p class="pager">
           <a href={`${props.endpointHref}?startingAfter=${props.olderCursor}#log`}>
-            Older deliveries →
+            {props.words.older}
           </a>
         </p>
       )}

@@ -1,5 +1,6 @@
 import type { PaymentRecord } from "../../lib/payments/mod.ts";
-import { DateTime, Id, Money, StatusBadge } from "./ui.tsx";
+import { moneyText, useT } from "./i18n.ts";
+import { DateTime, Id, Money, StatusBadge, TableWrap } from "./ui.tsx";
 
 /** A list of payments, each row leading to the payment. */
 export function PaymentsTable(props: {
@@ -7,17 +8,19 @@ export function PaymentsTable(props: {
   offerNames: Map<number, string>;
   caption: string;
 }) {
+  const tr = useT();
+  const { t } = tr;
   return (
-    <div class="table-wrap">
+    <TableWrap label={props.caption}>
       <table class="table">
         <caption class="visually-hidden">{props.caption}</caption>
         <thead>
           <tr>
-            <th scope="col" class="num">Amount</th>
-            <th scope="col">Status</th>
-            <th scope="col">Offer and payment</th>
-            <th scope="col">Customer</th>
-            <th scope="col">Created</th>
+            <th scope="col" class="num">{t("panel.paymentsTable.amount")}</th>
+            <th scope="col">{t("panel.paymentsTable.status")}</th>
+            <th scope="col">{t("panel.paymentsTable.offer")}</th>
+            <th scope="col">{t("panel.paymentsTable.customer")}</th>
+            <th scope="col">{t("panel.paymentsTable.created")}</th>
           </tr>
         </thead>
         <tbody>
@@ -30,8 +33,9 @@ export function PaymentsTable(props: {
                 {payment.amount_refunded > 0 && (
                   <span class="muted small">
                     {" "}
-                    (<Money amount={payment.amount_refunded} currency={payment.currency} />{" "}
-                    refunded)
+                    ({t("panel.paymentsTable.refunded", {
+                      amount: moneyText(tr, payment.amount_refunded, payment.currency),
+                    })})
                   </span>
                 )}
               </td>
@@ -52,6 +56,6 @@ export function PaymentsTable(props: {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

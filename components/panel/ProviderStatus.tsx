@@ -1,30 +1,38 @@
 import { toIso } from "../../lib/clock.ts";
+import type { Translator } from "../../lib/i18n/mod.ts";
 import type { ProviderStatus } from "../../lib/providers/status.ts";
+import { useT } from "./i18n.ts";
 import { Card } from "./ui.tsx";
 
-function when(at: number | null): string {
-  return at === null ? "not since this process started" : toIso(at);
+/** "PayU, POS 300746 at https://secure.payu.com", or the simulator, in the page's language. */
+export function providerText(tr: Translator, status: ProviderStatus): string {
+  return status.payu
+    ? tr.t("panel.provider.payu", { pos: status.payu.posId, url: status.payu.apiUrl })
+    : tr.t("panel.provider.sandbox");
 }
 
 /** The payment provider this environment runs with, and when it last answered and notified. */
 export function ProviderStatusCard(props: { status: ProviderStatus }) {
   const { status } = props;
+  const tr = useT();
+  const { t } = tr;
+  const when = (at: number | null) => at === null ? t("panel.provider.never") : toIso(at);
   return (
-    <Card title="Payment provider">
+    <Card title={t("panel.provider.title")}>
       <dl class="provider-status">
-        <dt>Provider</dt>
-        <dd>{status.description}</dd>
+        <dt>{t("panel.provider.provider")}</dt>
+        <dd>{providerText(tr, status)}</dd>
         {status.notifyUrl && (
           <>
-            <dt>Notification URL</dt>
+            <dt>{t("panel.provider.notifyUrl")}</dt>
             <dd>
               <code>{status.notifyUrl}</code>
             </dd>
           </>
         )}
-        <dt>Last successful call</dt>
+        <dt>{t("panel.provider.lastCall")}</dt>
         <dd>{when(status.lastSuccessAt)}</dd>
-        <dt>Last notification</dt>
+        <dt>{t("panel.provider.lastNotification")}</dt>
         <dd>{when(status.lastNotificationAt)}</dd>
       </dl>
     </Card>

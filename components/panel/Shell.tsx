@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import type { Environment } from "../../lib/config.ts";
 import type { Plan, Role } from "../../lib/plans.ts";
 import { Layout } from "../Layout.tsx";
+import { useT } from "./i18n.ts";
 import { CsrfField, Notice } from "./ui.tsx";
 
 /** Where a page sits in the navigation. */
@@ -41,8 +42,6 @@ export interface PanelChrome {
   testPayments: string | null;
 }
 
-const ENV_LABEL: Record<Environment, string> = { sandbox: "Sandbox", production: "Production" };
-
 function NavLink(props: {
   href: string;
   current: boolean;
@@ -64,33 +63,31 @@ function NavLink(props: {
 }
 
 function EnvironmentSwitch(props: { chrome: PanelChrome }) {
+  const { t } = useT();
   const here = props.chrome.environment;
   const other: Environment = here === "sandbox" ? "production" : "sandbox";
   return (
     <details class="menu env-switch">
       <summary class={`env-switch__current env-switch__current--${here}`}>
         <span class="env-switch__dot" aria-hidden="true" />
-        {ENV_LABEL[here]}
-        <span class="visually-hidden">environment: switch</span>
+        {t(`panel.env.${here}`)}
+        <span class="visually-hidden">{t("panel.env.switch")}</span>
       </summary>
       <div class="menu__panel env-switch__panel">
-        <p class="menu__heading">Environment</p>
+        <p class="menu__heading">{t("panel.env.heading")}</p>
         <ul class="menu__list">
           <li>
             <span class="menu__item menu__item--current" aria-current="true">
-              {ENV_LABEL[here]} <span class="muted">(you are here)</span>
+              {t(`panel.env.${here}`)} <span class="muted">{t("panel.env.here")}</span>
             </span>
           </li>
           <li>
             <a class="menu__item" href={props.chrome.otherPanelUrl}>
-              Go to {ENV_LABEL[other]} →
+              {t("panel.env.goTo", { environment: t(`panel.env.${other}`) })}
             </a>
           </li>
         </ul>
-        <p class="menu__note">
-          Switching copies nothing. API keys, offers, webhooks and checkout settings are set up
-          separately in each environment; move them by hand when you go live.
-        </p>
+        <p class="menu__note">{t("panel.env.note")}</p>
       </div>
     </details>
   );
@@ -110,6 +107,7 @@ function WrappingEmail(props: { email: string }) {
 }
 
 function UserMenu(props: { chrome: PanelChrome }) {
+  const { t } = useT();
   const { user, org, organisations, csrf } = props.chrome;
   const others = organisations.filter((entry) => entry.slug !== org.slug);
   // A blank name is no name: the e-mail says who is signed in.
@@ -131,28 +129,30 @@ function UserMenu(props: { chrome: PanelChrome }) {
             <WrappingEmail email={user.email} />
           </span>
           <span class="muted">
-            {user.role.charAt(0) + user.role.slice(1).toLowerCase()} of {org.name}
+            {t("panel.user.roleOf", { role: t(`panel.role.${user.role}`), org: org.name })}
           </span>
         </p>
         <ul class="menu__list">
           <li>
-            <a class="menu__item" href="/panel/account">Account and password</a>
+            <a class="menu__item" href="/panel/account">{t("panel.user.account")}</a>
           </li>
         </ul>
         {others.length > 0 && (
           <form method="post" action="/panel/switch-organisation" class="menu__form">
             <CsrfField token={csrf} />
-            <p class="menu__heading">Switch organisation</p>
+            <p class="menu__heading">{t("panel.user.switchOrg")}</p>
             {others.map((entry) => (
               <button type="submit" name="org" value={entry.slug} class="menu__item menu__button">
-                {entry.name} <span class="muted">({entry.role})</span>
+                {entry.name} <span class="muted">({t(`panel.role.${entry.role}`)})</span>
               </button>
             ))}
           </form>
         )}
         <form method="post" action="/panel/sign-out" class="menu__form">
           <CsrfField token={csrf} />
-          <button type="submit" class="menu__item menu__button">Sign out</button>
+          <button type="submit" class="menu__item menu__button">
+            {t("panel.user.signOut")}
+          </button>
         </form>
       </div>
     </details>
@@ -171,6 +171,7 @@ export function Shell(props: {
   children: ComponentChildren;
 }) {
   const { chrome, current } = props;
+  const { t, language } = useT();
   const sandbox = chrome.environment === "sandbox";
   const developer = [
     "developers",
@@ -184,24 +185,27 @@ export function Shell(props: {
   ];
   return (
     <Layout
-      title={`${props.title} · ${chrome.org.name} · Paystead ${ENV_LABEL[chrome.environment]}`}
+      title={t("panel.title", {
+        page: props.title,
+        org: chrome.org.name,
+        environment: t(`panel.env.${chrome.environment}`),
+      })}
       variant="panel"
       islands
       scripts={props.scripts}
       csrf={chrome.csrf}
+      lang={language}
     >
-      <a class="skip-link" href="#main">Skip to content</a>
+      <a class="skip-link" href="#main">{t("panel.skip")}</a>
       {sandbox && (
-        <p class="sandbox-strip">
-          <strong>Sandbox</strong>{" "}
+        <aside class="sandbox-strip" aria-label={t("panel.sandbox.region")}>
+          <strong>{t("panel.sandbox.label")}</strong>{" "}
           <span>
-            Test data only: no real money moves.
+            {t("panel.sandbox.text")}
             {chrome.clockAheadDays > 0 &&
-              ` This organisation's sandbox clock runs ${chrome.clockAheadDays} day${
-                chrome.clockAheadDays === 1 ? "" : "s"
-              } ahead.`}
+              ` ${t("panel.sandbox.clock", { days: chrome.clockAheadDays })}`}
           </span>
-        </p>
+        </aside>
       )}
       {chrome.testPayments !== null && (
         <p class="test-payments-strip" role="alert">
@@ -215,7 +219,7 @@ export function Shell(props: {
             <span class="brand__mark" aria-hidden="true">P</span>
             <span class="brand__name">Paystead</span>
           </a>
-          <span class="topbar__org" title={`Plan ${chrome.org.plan}`}>
+          <span class="topbar__org" title={t("panel.plan", { plan: chrome.org.plan })}>
             {chrome.org.name} <span class="plan-tag">{chrome.org.plan}</span>
           </span>
           <div class="topbar__right">
@@ -223,40 +227,44 @@ export function Shell(props: {
             <UserMenu chrome={chrome} />
           </div>
         </header>
-        <nav class="nav" aria-label="Panel">
+        <nav class="nav" aria-label={t("panel.nav.label")}>
           <ul class="nav__list">
-            <NavLink href="/panel" current={current === "home"}>Home</NavLink>
-            <NavLink href="/panel/payments" current={current === "payments"}>Payments</NavLink>
-            <NavLink href="/panel/offers" current={current === "offers"}>Offers</NavLink>
-            <NavLink href="/panel/team" current={current === "team"}>Team and plan</NavLink>
+            <NavLink href="/panel" current={current === "home"}>{t("panel.nav.home")}</NavLink>
+            <NavLink href="/panel/payments" current={current === "payments"}>
+              {t("panel.nav.payments")}
+            </NavLink>
+            <NavLink href="/panel/offers" current={current === "offers"}>
+              {t("panel.nav.offers")}
+            </NavLink>
+            <NavLink href="/panel/team" current={current === "team"}>{t("panel.nav.team")}</NavLink>
           </ul>
           {chrome.developers !== "hidden" && (
             <>
-              <p class="nav__group">Developers</p>
+              <p class="nav__group">{t("panel.nav.developers")}</p>
               <ul class="nav__list">
                 <NavLink
                   href="/panel/developers"
                   current={current === "developers"}
-                  tag={chrome.developers === "upgrade" ? "Upgrade" : undefined}
+                  tag={chrome.developers === "upgrade" ? t("panel.nav.upgrade") : undefined}
                 >
-                  Overview
+                  {t("panel.nav.overview")}
                 </NavLink>
                 {chrome.developers === "open" && (
                   <>
                     <NavLink href="/panel/developers/api-keys" current={current === "api-keys"}>
-                      API keys
+                      {t("panel.nav.apiKeys")}
                     </NavLink>
                     <NavLink href="/panel/developers/webhooks" current={current === "webhooks"}>
-                      Webhooks
+                      {t("panel.nav.webhooks")}
                     </NavLink>
                     <NavLink href="/panel/developers/checkout" current={current === "checkout"}>
-                      Checkout sessions
+                      {t("panel.nav.checkout")}
                     </NavLink>
                     <NavLink
                       href="/panel/developers/config-transfer"
                       current={current === "config-transfer"}
                     >
-                      Copy configuration
+                      {t("panel.nav.configTransfer")}
                     </NavLink>
                     {sandbox && (
                       <NavLink
@@ -271,28 +279,30 @@ export function Shell(props: {
                         href="/panel/developers/quickstart"
                         current={current === "quickstart"}
                       >
-                        Quick Start
+                        {t("panel.nav.quickstart")}
                       </NavLink>
                     )}
                   </>
                 )}
                 <NavLink href="/panel/reference" current={current === "reference"}>
-                  API reference
+                  {t("panel.nav.reference")}
                 </NavLink>
               </ul>
             </>
           )}
           {chrome.developers === "hidden" && developer.includes(current) && (
             <ul class="nav__list">
-              <NavLink href="/panel/reference" current>API reference</NavLink>
+              <NavLink href="/panel/reference" current>{t("panel.nav.reference")}</NavLink>
             </ul>
           )}
         </nav>
         <main class="content" id="main" tabIndex={-1}>
           {chrome.backupFailure && (
-            <Notice tone="error" title="The last scheduled backup failed">
-              At {chrome.backupFailure.at}: {chrome.backupFailure.message}{" "}
-              The server logs say more; backups are retried every few minutes.
+            <Notice tone="error" title={t("panel.backup.title")}>
+              {t("panel.backup.text", {
+                at: chrome.backupFailure.at,
+                message: chrome.backupFailure.message,
+              })}
             </Notice>
           )}
           {props.children}

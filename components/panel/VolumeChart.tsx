@@ -1,5 +1,6 @@
+import type { Translator } from "../../lib/i18n/mod.ts";
 import type { ChartDay } from "../../lib/panel/insights.ts";
-import { formatMoney } from "../../lib/money.ts";
+import { moneyText, useT } from "./i18n.ts";
 
 const WIDTH = 720;
 const HEIGHT = 240;
@@ -13,27 +14,19 @@ function niceMax(value: number): number {
   return 10 * power;
 }
 
-function shortDate(date: string): string {
-  const [, month, day] = date.split("-");
-  const months = [
-    "Jan",
-    "Feb",
-    "Mar",
-    "Apr",
-    "May",
-    "Jun",
-    "Jul",
-    "Aug",
-    "Sep",
-    "Oct",
-    "Nov",
-    "Dec",
-  ];
-  return `${Number(day)} ${months[Number(month) - 1]}`;
+/** "21 Nov", "21 lis": a chart day as its language writes it. */
+function shortDate(tr: Translator, date: string): string {
+  return new Intl.DateTimeFormat(tr.language === "pl" ? "pl-PL" : "en-GB", {
+    day: "numeric",
+    month: "short",
+    timeZone: "UTC",
+  }).format(Date.parse(`${date}T00:00:00Z`));
 }
 
-function percent(rate: number | null): string {
-  return rate === null ? "no decided payments" : `${Math.round(rate * 100)}% succeeded`;
+function percent(tr: Translator, rate: number | null): string {
+  return rate === null
+    ? tr.t("panel.chart.noDecided")
+    : tr.t("panel.chart.succeeded", { percent: Math.round(rate * 100) });
 }
 
 /**
@@ -42,6 +35,9 @@ function percent(rate: number | null): string {
  */
 export function VolumeChart(props: { days: ChartDay[]; currency: string }) {
   const { days, currency } = props;
+  const tr = useT();
+  const { t } = tr;
+  const title = t("panel.chart.title", { currency, days: days.length });
   const plotWidth = WIDTH - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const max = niceMax(Math.max(...days.map((day) => day.volume)));
@@ -71,16 +67,15 @@ export function VolumeChart(props: { days: ChartDay[]; currency: string }) {
   if (current.length > 0) segments.push(current.join(" "));
 
   return (
-    <figure class="chart">
+    // Narrower than the chart, the figure scrolls: it takes focus so a keyboard scrolls it too.
+    <figure class="chart" tabIndex={0} aria-label={title}>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         class="chart__svg"
         role="img"
         aria-labelledby="chart-title"
       >
-        <title id="chart-title">
-          Payment volume in {currency} and success rate per day, last {days.length} days
-        </title>
+        <title id="chart-title">{title}</title>
         {ticks.map((tick) => (
           <g>
             <line
@@ -91,7 +86,7 @@ export function VolumeChart(props: { days: ChartDay[]; currency: string }) {
               y2={yRate(tick)}
             />
             <text class="chart__axis" x={PAD.left - 8} y={yRate(tick) + 4} text-anchor="end">
-              {formatMoney(Math.round(max * tick), currency).replace(/\.00$/, "")}
+              {moneyText(tr, Math.round(max * tick), currency).replace(/[.,]00(?=\D*$)/, "")}
             </text>
             <text
               class="chart__axis chart__axis--rate"
@@ -114,14 +109,14 @@ export function VolumeChart(props: { days: ChartDay[]; currency: string }) {
                 rx={2}
               >
                 <title>
-                  {shortDate(day.date)}: {formatMoney(day.volume, currency)},{" "}
-                  {percent(day.successRate)}
+                  {shortDate(tr, day.date)}: {moneyText(tr, day.volume, currency)},{" "}
+                  {percent(tr, day.successRate)}
                 </title>
               </rect>
             )}
             {index % labelEvery === (days.length - 1) % labelEvery && (
               <text class="chart__axis" x={x(index)} y={HEIGHT - 8} text-anchor="middle">
-                {shortDate(day.date)}
+                {shortDate(tr, day.date)}
               </text>
             )}
           </g>
@@ -132,30 +127,30 @@ export function VolumeChart(props: { days: ChartDay[]; currency: string }) {
             ? null
             : (
               <circle class="chart__dot" cx={x(index)} cy={yRate(day.successRate)} r={2.5}>
-                <title>{shortDate(day.date)}: {percent(day.successRate)}</title>
+                <title>{shortDate(tr, day.date)}: {percent(tr, day.successRate)}</title>
               </circle>
             )
         )}
       </svg>
       <figcaption class="chart__legend">
-        <span class="chart__key chart__key--bar">Volume ({currency}, succeeded)</span>
-        <span class="chart__key chart__key--line">Success rate</span>
+        <span class="chart__key chart__key--bar">{t("panel.chart.volumeKey", { currency })}</span>
+        <span class="chart__key chart__key--line">{t("panel.chart.rateKey")}</span>
       </figcaption>
       <table class="visually-hidden">
-        <caption>Payments per day</caption>
+        <caption>{t("panel.chart.table")}</caption>
         <thead>
           <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Volume</th>
-            <th scope="col">Succeeded</th>
-            <th scope="col">Failed</th>
+            <th scope="col">{t("panel.chart.day")}</th>
+            <th scope="col">{t("panel.chart.volume")}</th>
+            <th scope="col">{t("panel.chart.succeededCol")}</th>
+            <th scope="col">{t("panel.chart.failedCol")}</th>
           </tr>
         </thead>
         <tbody>
           {days.map((day) => (
             <tr>
               <th scope="row">{day.date}</th>
-              <td>{formatMoney(day.volume, currency)}</td>
+              <td>{moneyText(tr, day.volume, currency)}</td>
               <td>{day.succeeded}</td>
               <td>{day.failed}</td>
             </tr>

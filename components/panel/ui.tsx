@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { Island } from "../Island.tsx";
-import { formatMoney } from "../../lib/money.ts";
+import type { MessageKey } from "../../lib/i18n/mod.ts";
+import { moneyText, useOptionalT, useT } from "./i18n.ts";
 
 /** The hidden CSRF field every form of a signed-in page carries. */
 export function CsrfField(props: { token: string }) {
@@ -18,9 +19,9 @@ export function DateTime(props: { at: number | null; empty?: string }) {
   );
 }
 
-/** Minor units in their currency, for people. */
+/** Minor units in their currency, as people of the page's language write money. */
 export function Money(props: { amount: number; currency: string }) {
-  return <span class="money">{formatMoney(props.amount, props.currency)}</span>;
+  return <span class="money">{moneyText(useT(), props.amount, props.currency)}</span>;
 }
 
 const TONES: Record<string, string> = {
@@ -41,11 +42,23 @@ const TONES: Record<string, string> = {
   INACTIVE: "muted",
 };
 
+const STATUS_KEYS = Object.fromEntries(
+  [...Object.keys(TONES), "REFUNDED", "PARTIALLY_REFUNDED"].map((status) => [
+    `panel.status.${status}`,
+    true,
+  ]),
+);
+
 /** A status as a coloured label with its word, never colour alone. */
 export function StatusBadge(props: { status: string; label?: string }) {
+  // Inside an island there is no translator: the island passes `label`.
+  const tr = useOptionalT();
   const tone = TONES[props.status] ?? "neutral";
-  const text = props.label ?? props.status.charAt(0) + props.status.slice(1).toLowerCase()
-        .replace(/_/g, " ");
+  const key = `panel.status.${props.status}`;
+  const text = props.label ??
+    (tr && key in STATUS_KEYS
+      ? tr.t(key as MessageKey)
+      : props.status.charAt(0) + props.status.slice(1).toLowerCase().replace(/_/g, " "));
   return <span class={`badge badge--${tone}`}>{text}</span>;
 }
 
@@ -170,7 +183,7 @@ export function NewPasswordFields(props: {
       <Field
         name="password"
         label={props.label}
-        hint={`At least ${props.minLength} characters and hard to guess: a few unrelated words work well.`}
+        hint={useT().t("panel.passwordHint", { min: props.minLength })}
         error={props.errors.password}
       >
         {(attrs) => (
@@ -243,26 +256,60 @@ export function ConfirmAction(props: {
 
 /** A block of code with a copy button that reads it from the page (no secret in props). */
 export function CodeBlock(props: { id: string; code: string; label?: string; language?: string }) {
+  const { t } = useT();
+  const label = props.label ?? props.language ?? "";
   return (
     <div class="code">
       <div class="code__bar">
-        <span class="code__label">{props.label ?? props.language ?? ""}</span>
-        <Island name="CopyButton" props={{ target: props.id, label: "Copy" }} />
+        <span class="code__label" id={`${props.id}-label`}>{label}</span>
+        <Island
+          name="CopyButton"
+          props={{
+            target: props.id,
+            label: t("panel.copy"),
+            copiedLabel: t("panel.copied"),
+            selectLabel: t("panel.select"),
+          }}
+        />
       </div>
-      <pre><code id={props.id}>{props.code}</code></pre>
+      {/* A long line scrolls: the block takes focus so a keyboard can scroll it too. */}
+      <pre tabIndex={0} role="group" aria-labelledby={label ? `${props.id}-label` : undefined}>
+        <code id={props.id}>{props.code}</code>
+      </pre>
     </div>
   );
 }
 
 /** A secret or link shown once, with a copy button. */
 export function OnceValue(props: { id: string; value: string; label: string }) {
+  const { t } = useT();
   return (
     <div class="once">
       <p class="once__label">{props.label}</p>
       <div class="once__row">
         <code class="once__value" id={props.id}>{props.value}</code>
-        <Island name="CopyButton" props={{ target: props.id, label: "Copy" }} />
+        <Island
+          name="CopyButton"
+          props={{
+            target: props.id,
+            label: t("panel.copy"),
+            copiedLabel: t("panel.copied"),
+            selectLabel: t("panel.select"),
+          }}
+        />
       </div>
+    </div>
+  );
+}
+
+/**
+ * A table's frame: on a narrow screen the table scrolls sideways inside it, so the page itself
+ * never does; it takes focus, named by `label`, so a keyboard can scroll it as well.
+ */
+export function TableWrap(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={props.label}>
+      {props.children}
     </div>
   );
 }

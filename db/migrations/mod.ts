@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import * as accounts0001 from "./accounts/0001_init.ts";
 import * as accounts0002 from "./accounts/0002_panel.ts";
 import * as accounts0003 from "./accounts/0003_business_details.ts";
+import * as accounts0004 from "./accounts/0004_user_language.ts";
 import * as environment0001 from "./environment/0001_init.ts";
 import * as environment0002 from "./environment/0002_webhooks.ts";
 import * as environment0003 from "./environment/0003_checkout.ts";
@@ -28,6 +29,7 @@ export const accountsMigrations: Record<string, Migration> = {
   "0001_init": accounts0001,
   "0002_panel": accounts0002,
   "0003_business_details": accounts0003,
+  "0004_user_language": accounts0004,
 };
 
 /** Migrations of each environment database, applied in key order. */

@@ -28,6 +28,7 @@ import {
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../errors.ts";
 import { guessablePasswordProblem } from "../password_strength.ts";
+import { isLanguage, type Language } from "../i18n/mod.ts";
 import { type PasswordHasher, scryptPasswords } from "../passwords.ts";
 import type { Plan, Role } from "../plans.ts";
 import type { ScheduledJob } from "../scheduler.ts";
@@ -64,6 +65,8 @@ export interface PanelSession {
   email: string;
   name: string | null;
   passwordChangeRequired: boolean;
+  /** The panel language the user chose; null follows the browser. */
+  language: Language | null;
   org: { id: number; publicId: string; slug: string; name: string; plan: Plan };
   role: Role;
   createdAt: number;
@@ -95,6 +98,7 @@ function toPanelSession(record: SessionRecord, token: string): PanelSession {
     email: record.email,
     name: record.user_name,
     passwordChangeRequired: record.password_change_required === 1,
+    language: isLanguage(record.user_language) ? record.user_language : null,
     org: {
       id: record.org_id,
       publicId: record.org_public_id,
@@ -340,6 +344,7 @@ export async function signOut(accounts: Accounts, sessionId: number): Promise<vo
 async function passwordProblem(
   password: string,
   person: { email: string; name?: string | null },
+  language: Language,
 ): Promise<string | null> {
   if (password.length < MIN_PASSWORD_LENGTH) {
     return `Use at least ${MIN_PASSWORD_LENGTH} characters; a few unrelated words make a good one.`;
@@ -350,15 +355,15 @@ async function passwordProblem(
   if (password.trim().toLowerCase() === person.email.toLowerCase()) {
     return "Don't use your e-mail address as your password.";
   }
-  return await guessablePasswordProblem(password, person);
+  return await guessablePasswordProblem(password, person, language);
 }
 
 /** Throws the form's error when a new password and its repetition are not acceptable. */
 export async function assertNewPassword(
-  input: { password: string; confirm?: string },
+  input: { password: string; confirm?: string; language?: Language },
   person: { email: string; name?: string | null },
 ): Promise<void> {
-  const problem = await passwordProblem(input.password, person);
+  const problem = await passwordProblem(input.password, person, input.language ?? "en");
   if (problem) throw new ApiError("parameter_invalid", problem, { param: "password" });
   if (input.password !== input.confirm) {
     throw new ApiError("parameter_invalid", "The two passwords are not the same.", {
@@ -375,7 +380,15 @@ export async function assertNewPassword(
 export async function changePassword(
   accounts: Accounts,
   session: PanelSession,
-  input: { current: string; password: string; confirm: string; client: ClientInfo; now: number },
+  input: {
+    current: string;
+    password: string;
+    confirm: string;
+    client: ClientInfo;
+    now: number;
+    /** The language zxcvbn's advice is given in. */
+    language?: Language;
+  },
   passwords: PasswordHasher = scryptPasswords,
 ): Promise<void> {
   const { now } = input;

@@ -29,6 +29,7 @@ import { Email, parseField, RoleName } from "./organisations.ts";
 import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { type PasswordHasher, scryptPasswords } from "../passwords.ts";
+import type { Language } from "../i18n/mod.ts";
 import type { Role } from "../plans.ts";
 import { canManageMember } from "./access.ts";
 import {
@@ -263,6 +264,8 @@ export async function acceptInvitation(
     confirm?: string;
     client: ClientInfo;
     now: number;
+    /** The language zxcvbn's advice is given in. */
+    language?: Language;
   },
   passwords: PasswordHasher = scryptPasswords,
 ): Promise<SignedIn> {

@@ -1,5 +1,6 @@
 import { customer } from "./en/customer.ts";
 import { emails } from "./en/emails.ts";
+import { panel } from "./en/panel.ts";
 
 /**
  * The English catalogue is the reference: its keys are the message keys, and every other
@@ -10,8 +11,11 @@ export type CustomerMessages = { readonly [K in keyof typeof customer]: string }
 /** The e-mails' messages, keyed as the English ones. */
 export type EmailMessages = { readonly [K in keyof typeof emails]: string };
 
+/** The merchant panel's messages, keyed as the English ones. */
+export type PanelMessages = { readonly [K in keyof typeof panel]: string };
+
 /** Every message of one language, by key. */
-export type Catalogue = CustomerMessages & EmailMessages;
+export type Catalogue = CustomerMessages & EmailMessages & PanelMessages;
 
 /** A message's key. */
 export type MessageKey = keyof Catalogue;

@@ -2,8 +2,10 @@ import { IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
 import type { Catalogue, MessageKey } from "./catalogue.ts";
 import { customer as enCustomer } from "./en/customer.ts";
 import { emails as enEmails } from "./en/emails.ts";
+import { panel as enPanel } from "./en/panel.ts";
 import { customer as plCustomer } from "./pl/customer.ts";
 import { emails as plEmails } from "./pl/emails.ts";
+import { panel as plPanel } from "./pl/panel.ts";
 
 export type { MessageKey } from "./catalogue.ts";
 
@@ -14,8 +16,8 @@ export type Language = typeof LANGUAGES[number];
 
 /** Each language's whole catalogue. */
 export const CATALOGUES: Readonly<Record<Language, Catalogue>> = {
-  en: { ...enCustomer, ...enEmails },
-  pl: { ...plCustomer, ...plEmails },
+  en: { ...enCustomer, ...enEmails, ...enPanel },
+  pl: { ...plCustomer, ...plEmails, ...plPanel },
 };
 
 /** The BCP 47 locale whose conventions (numbers, dates) a language's pages follow. */

@@ -1,31 +1,35 @@
 import type { OfferRow } from "../../db/schema.ts";
 import type { OrgContext } from "../context.ts";
+import type { Translator } from "../i18n/mod.ts";
 import { isCurrency } from "../money.ts";
 import {
   CreateOfferRequest,
   getOffer,
   listOffers,
   offerPayUrl,
+  type RecurringInterval,
   UpdateOfferRequest,
 } from "../offers.ts";
 import { listPayments, type PaymentRecord } from "../payments/mod.ts";
 import { type FieldReader, parseAmountField, parseMetadataText, parseRequest } from "./forms.ts";
 import { offerNamesOf } from "./insights.ts";
 
-/** The words for each billing interval, once and many times. */
-export const INTERVAL_TEXT: Record<string, [string, string]> = {
-  DAY: ["day", "days"],
-  WEEK: ["week", "weeks"],
-  MONTH: ["month", "months"],
-  YEAR: ["year", "years"],
-};
+/** "Every month", "Every 3 months", or "One-time", in the translator's language. */
+export function billingText(
+  tr: Translator,
+  offer: Pick<OfferRow, "recurring_interval" | "recurring_interval_count">,
+): string {
+  if (offer.recurring_interval === null) return tr.t("panel.offers.oneTime");
+  return intervalText(
+    tr,
+    offer.recurring_interval as RecurringInterval,
+    offer.recurring_interval_count ?? 1,
+  );
+}
 
-/** "Every month", "Every 3 months", or "One-time". */
-export function billingText(offer: OfferRow): string {
-  if (offer.recurring_interval === null) return "One-time";
-  const count = offer.recurring_interval_count ?? 1;
-  const [one, many] = INTERVAL_TEXT[offer.recurring_interval];
-  return count === 1 ? `Every ${one}` : `Every ${count} ${many}`;
+/** "Every month", "Every 3 months": a billing interval in the translator's language. */
+export function intervalText(tr: Translator, interval: RecurringInterval, count: number): string {
+  return tr.t(`panel.offers.every.${interval}`, { count });
 }
 
 /** The offers page: one page of the list, all, active or inactive. */

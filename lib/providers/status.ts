@@ -5,10 +5,10 @@ import { PayuProvider } from "./payu/provider.ts";
 /** What the panel shows of the payment provider: which one, and when it was last heard from. */
 export interface ProviderStatus {
   name: string;
-  /** "PayU (POS 300746, https://secure.payu.com)", or the simulator's description. */
-  description: string;
   /** The URL to register as the POS's notification URL; null for the simulator. */
   notifyUrl: string | null;
+  /** PayU's POS and API, for the panel to describe in its language; null for the simulator. */
+  payu: { posId: string; apiUrl: string } | null;
   lastSuccessAt: number | null;
   lastNotificationAt: number | null;
 }
@@ -19,10 +19,8 @@ export function providerStatus(services: Services): ProviderStatus {
   const payu = provider instanceof PayuProvider ? provider : null;
   return {
     name: provider.name,
-    description: payu
-      ? `PayU, POS ${payu.config.posId} at ${payu.config.apiUrl}`
-      : "The sandbox simulator: test codes, no money moves",
     notifyUrl: payu ? payuNotifyUrl(services.config.publicUrl) : null,
+    payu: payu ? { posId: payu.config.posId, apiUrl: payu.config.apiUrl } : null,
     lastSuccessAt: provider.health.lastSuccessAt,
     lastNotificationAt: provider.health.lastNotificationAt,
   };

@@ -30,8 +30,18 @@ export class PayuTokens {
     if (this.#token && this.#now() < this.#token.refreshAt) {
       return Promise.resolve(this.#token.value);
     }
-    this.#refreshing ??= this.#fetchToken().finally(() => (this.#refreshing = null));
+    this.#refreshing ??= this.#fetchToken().then((token) => token.value)
+      .finally(() => (this.#refreshing = null));
     return this.#refreshing;
+  }
+
+  /**
+   * Asks PayU for a new token now, whatever is cached, and keeps it: proves that PAYU_API_URL
+   * answers and takes the POS's credentials. Returns the token's lifetime in seconds; throws
+   * `ProviderUnavailableError` saying why not.
+   */
+  async renew(): Promise<number> {
+    return (await this.#fetchToken()).expiresIn;
   }
 
   /** Forgets `token` after PayU refused it (401), unless a newer one replaced it already. */
@@ -39,7 +49,7 @@ export class PayuTokens {
     if (this.#token?.value === token) this.#token = null;
   }
 
-  async #fetchToken(): Promise<string> {
+  async #fetchToken(): Promise<{ value: string; expiresIn: number }> {
     const form = new URLSearchParams({
       grant_type: "client_credentials",
       client_id: this.#config.clientId,
@@ -69,6 +79,6 @@ export class PayuTokens {
       value: parsed.data.access_token,
       refreshAt: this.#now() + Math.max(lifetimeMs - REFRESH_MARGIN_MS, lifetimeMs / 2),
     };
-    return parsed.data.access_token;
+    return { value: parsed.data.access_token, expiresIn: parsed.data.expires_in };
   }
 }

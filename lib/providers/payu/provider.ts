@@ -216,6 +216,16 @@ export class PayuProvider implements PaymentProvider {
     return { status: "FAILED", failureCode: RESULT_CODE_FAILURES[resultCode] ?? "declined" };
   }
 
+  /**
+   * A real OAuth token request to PAYU_API_URL, the panel's "Test the PayU connection": the
+   * token's lifetime in seconds, or `ProviderUnavailableError` saying what PayU answered.
+   */
+  async testConnection(): Promise<number> {
+    const expiresIn = await this.#tokens.renew();
+    this.health.recordSuccess(this.#now());
+    return expiresIn;
+  }
+
   /** Calls PayU with a bearer token; on 401 fetches a new token once and calls again. */
   async #call(
     method: string,

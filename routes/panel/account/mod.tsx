@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { changePassword, signOut, switchOrganisation } from "../../../lib/accounts/sessions.ts";
 import type { Services } from "../../../lib/context.ts";
-import { renderPage } from "../../html.tsx";
 import type { PanelContext, PanelEnv } from "../kit/context.ts";
 import {
   field,
@@ -11,12 +10,15 @@ import {
   redirectWith,
   runFormAction,
 } from "../kit/forms.ts";
-import { renderPanel } from "../kit/render.tsx";
+import { renderPanel, renderTranslated } from "../kit/render.tsx";
+import { saveLanguageChoice } from "../../../lib/panel/language.ts";
+import { translatorOf } from "../kit/context.ts";
 import { clearSessionCookie, clientInfo } from "../kit/session.ts";
 import { AccountPage, ChoosePasswordPage } from "./pages.tsx";
 
 const NOTICES = {
-  "password-changed": "Your password is changed. Your other sessions were signed out.",
+  "password-changed": "panel.account.passwordChanged",
+  "language-changed": "panel.account.languageChanged",
 } as const;
 
 function renderChoosePassword(
@@ -25,7 +27,7 @@ function renderChoosePassword(
   problem: FormProblem | null,
   status = 200,
 ): Response {
-  return renderPage(
+  return renderTranslated(
     c,
     <ChoosePasswordPage
       environment={services.environment}
@@ -43,7 +45,7 @@ function renderAccount(
   status = 200,
 ): Promise<Response> {
   return renderPanel(services, c, {
-    title: "Account",
+    title: translatorOf(c).t("panel.account.title"),
     current: "account",
     status,
     body: (
@@ -75,6 +77,7 @@ export function createAccountArea(services: Services): Hono<PanelEnv> {
           confirm: field(form, "confirm"),
           client: clientInfo(c, config.trustedProxies),
           now: clock.now(),
+          language: translatorOf(c).language,
         }, services.passwords));
       if (!result.ok) {
         return session.passwordChangeRequired
@@ -84,6 +87,16 @@ export function createAccountArea(services: Services): Hono<PanelEnv> {
       return session.passwordChangeRequired
         ? redirectWith(c, "/panel", "welcome")
         : redirectWith(c, "/panel/account", "password-changed");
+    })
+    .post("/account/language", async (c) => {
+      const form = await readForm(c);
+      const session = c.get("session");
+      const result = await runFormAction(
+        c,
+        () => saveLanguageChoice(accounts, session.userId, field(form, "language"), clock.now()),
+      );
+      if (!result.ok) return renderAccount(services, c, result.problem, result.problem.status);
+      return redirectWith(c, "/panel/account", "language-changed");
     })
     .post("/sign-out", async (c) => {
       await signOut(accounts, c.get("session").id);

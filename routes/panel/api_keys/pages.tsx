@@ -1,3 +1,4 @@
+import { rich, useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   CodeBlock,
@@ -11,6 +12,7 @@ import {
   OnceValue,
   PageHeader,
   StatusBadge,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
 import { type ApiKeySummary, isUsableKeyStatus } from "../../../lib/api_keys.ts";
 import type { Environment } from "../../../lib/config.ts";
@@ -19,16 +21,10 @@ import { type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
 import { API_KEYS_HREF } from "./href.ts";
 import { ROLL_DELAYS } from "./roll_delays.ts";
 
-const STATUS_LABEL: Record<ApiKeySummary["status"], string> = {
-  ACTIVE: "Active",
-  EXPIRING: "Expiring",
-  EXPIRED: "Expired",
-  REVOKED: "Revoked",
-};
-
 function KeyRow(props: { apiKey: ApiKeySummary; csrf: string }) {
   const key = props.apiKey;
   const usable = isUsableKeyStatus(key.status);
+  const { t } = useT();
   return (
     <tr>
       <td>
@@ -36,10 +32,10 @@ function KeyRow(props: { apiKey: ApiKeySummary; csrf: string }) {
         <code class="key__secret">{key.prefix}…{key.lastFour}</code>
       </td>
       <td>
-        <StatusBadge status={key.status} label={STATUS_LABEL[key.status]} />
+        <StatusBadge status={key.status} label={t(`panel.keys.status.${key.status}`)} />
         {key.status === "EXPIRING" && (
           <span class="muted small block">
-            until <DateTime at={key.expiresAt} />
+            {t("panel.keys.until")} <DateTime at={key.expiresAt} />
           </span>
         )}
       </td>
@@ -47,7 +43,7 @@ function KeyRow(props: { apiKey: ApiKeySummary; csrf: string }) {
         <DateTime at={key.createdAt} />
       </td>
       <td>
-        <DateTime at={key.lastUsedAt} empty="Never" />
+        <DateTime at={key.lastUsedAt} empty={t("panel.keys.never")} />
       </td>
       <td class="actions-cell">
         {usable && (
@@ -55,32 +51,31 @@ function KeyRow(props: { apiKey: ApiKeySummary; csrf: string }) {
             <ConfirmAction
               action={`${API_KEYS_HREF}/${key.id}/roll`}
               csrf={props.csrf}
-              label="Roll"
-              confirmLabel="Roll key"
+              label={t("panel.keys.roll")}
+              confirmLabel={t("panel.keys.rollConfirm")}
               tone="default"
               extra={
                 <label class="field__label">
-                  Old key stops working
+                  {t("panel.keys.oldStops")}
                   <select name="expiresIn">
-                    {ROLL_DELAYS.map(([value, , label]) => (
-                      <option value={value} selected={value === "24h"}>{label}</option>
+                    {ROLL_DELAYS.map(([value]) => (
+                      <option value={value} selected={value === "24h"}>
+                        {t(`panel.keys.delay.${value}`)}
+                      </option>
                     ))}
                   </select>
                 </label>
               }
             >
-              A new secret replaces{" "}
-              <strong>{key.name}</strong>. Keep the old one working long enough to deploy the new
-              one.
+              {t("panel.keys.rollText", { name: key.name })}
             </ConfirmAction>
             <ConfirmAction
               action={`${API_KEYS_HREF}/${key.id}/revoke`}
               csrf={props.csrf}
-              label="Revoke"
-              confirmLabel="Revoke key"
+              label={t("panel.keys.revoke")}
+              confirmLabel={t("panel.keys.revokeConfirm")}
             >
-              Requests with <code>{key.prefix}…{key.lastFour}</code>{" "}
-              fail from now on. This can't be undone.
+              {t("panel.keys.revokeText", { key: `${key.prefix}…${key.lastFour}` })}
             </ConfirmAction>
           </div>
         )}
@@ -97,18 +92,19 @@ export interface CreatedKey {
 }
 
 function KeysTable(props: { rows: ApiKeySummary[]; caption: string; csrf: string }) {
+  const { t } = useT();
   return (
-    <div class="table-wrap">
+    <TableWrap label={props.caption}>
       <table class="table">
         <caption class="visually-hidden">{props.caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
+            <th scope="col">{t("panel.keys.col.key")}</th>
+            <th scope="col">{t("panel.keys.col.status")}</th>
+            <th scope="col">{t("panel.keys.col.created")}</th>
+            <th scope="col">{t("panel.keys.col.lastUsed")}</th>
             <th scope="col">
-              <span class="visually-hidden">Actions</span>
+              <span class="visually-hidden">{t("panel.keys.col.actions")}</span>
             </th>
           </tr>
         </thead>
@@ -116,7 +112,7 @@ function KeysTable(props: { rows: ApiKeySummary[]; caption: string; csrf: string
           {props.rows.map((key) => <KeyRow key={key.id} apiKey={key} csrf={props.csrf} />)}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
@@ -134,60 +130,62 @@ export function ApiKeysPage(props: {
   problem: FormProblem | null;
 }) {
   const { environment, created, problem } = props;
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
-        title="API keys"
-        description={
-          <>
-            Secret keys for your server in the {environment}: send one as{" "}
-            <code>Authorization: Bearer sk_{environment}_…</code> to {props.publicUrl}.
-          </>
-        }
+        title={t("panel.keys.title")}
+        description={rich(tr, "panel.keys.description", {
+          header: <code>Authorization: Bearer sk_{environment}_…</code>,
+        }, { environment: t(`panel.keys.env.${environment}`), url: props.publicUrl })}
       />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
       {created && (
-        <Notice tone="success" title={created.rolledFrom ? "Key rolled" : "Key created"}>
+        <Notice
+          tone="success"
+          title={t(created.rolledFrom ? "panel.keys.rolled" : "panel.keys.created")}
+        >
           <p>
-            Copy the secret of <strong>{created.name}</strong>{" "}
-            now and store it in your secrets manager. Paystead keeps only a hash: it can't show it
-            again.
+            {t("panel.keys.copyNow", { name: created.name })}
             {created.rolledFrom && (
               <>
-                {" "}The old key {created.rolledFrom.expiresAt !== null &&
+                {" "}
+                {created.rolledFrom.expiresAt !== null &&
                     created.rolledFrom.expiresAt <= props.now
-                  ? "stopped working."
+                  ? t("panel.keys.oldStopped")
                   : (
                     <>
-                      works until <DateTime at={created.rolledFrom.expiresAt} />.
+                      {t("panel.keys.oldWorksUntil")}{" "}
+                      <DateTime at={created.rolledFrom.expiresAt} />.
                     </>
                   )}
               </>
             )}
           </p>
-          <OnceValue id="new-secret" value={created.secret} label="Secret key" />
+          <OnceValue id="new-secret" value={created.secret} label={t("panel.keys.secret")} />
           <CodeBlock
             id="try-key"
-            label="Try it"
+            label={t("panel.keys.tryIt")}
             code={`export PAYSTEAD_KEY=${created.secret}\n${
               curlCommand(props.publicUrl, "GET", "/api/v1/qr?limit=1")
             }`}
           />
         </Notice>
       )}
-      <Card title="Active keys" id="active">
+      <Card title={t("panel.keys.active")} id="active">
         {props.active.length === 0
-          ? <EmptyState title="No active keys">Create one below to call the API.</EmptyState>
-          : <KeysTable rows={props.active} caption="Active keys" csrf={props.csrf} />}
+          ? <EmptyState title={t("panel.keys.noActive")}>{t("panel.keys.noActiveText")}</EmptyState>
+          : <KeysTable rows={props.active} caption={t("panel.keys.active")} csrf={props.csrf} />}
       </Card>
-      <Card title="Create a key" id="create">
+      <Card title={t("panel.keys.create")} id="create">
         <form method="post" action={API_KEYS_HREF} class="form form--inline" data-once>
           <CsrfField token={props.csrf} />
           <FormError message={problemOfForm(problem, ["name"])} />
           <Field
             name="name"
-            label="Name"
-            hint="Where it is used, so you know which to revoke: “Shop backend”, “CI”."
+            label={t("panel.keys.name")}
+            hint={t("panel.keys.nameHint")}
             error={problemFor(problem, "name")}
           >
             {(attrs) => (
@@ -200,12 +198,18 @@ export function ApiKeysPage(props: {
               />
             )}
           </Field>
-          <button type="submit" class="button button--primary">Create key</button>
+          <button type="submit" class="button button--primary">
+            {t("panel.keys.createButton")}
+          </button>
         </form>
       </Card>
       {props.inactive.length > 0 && (
-        <Card title="Revoked and expired" id="inactive">
-          <KeysTable rows={props.inactive} caption="Revoked and expired keys" csrf={props.csrf} />
+        <Card title={t("panel.keys.inactive")} id="inactive">
+          <KeysTable
+            rows={props.inactive}
+            caption={t("panel.keys.inactiveCaption")}
+            csrf={props.csrf}
+          />
         </Card>
       )}
     </>

@@ -1,11 +1,11 @@
 import { h } from "preact";
 import { isUsableKeyStatus, listApiKeysOf, toApiKeySummary } from "../../../lib/api_keys.ts";
-import { type PanelContext, type PanelDeps } from "../kit/context.ts";
+import { type PanelContext, type PanelDeps, translatorOf } from "../kit/context.ts";
 import { field, type Form, type FormProblem, noticeOf } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { ApiKeysPage, type CreatedKey } from "./pages.tsx";
 
-const NOTICES = { revoked: "Key revoked. Requests with it now get 401." } as const;
+const NOTICES = { revoked: "panel.keys.revoked" } as const;
 
 /** The keys page, with a new secret or a refused form when there is one. */
 export async function renderKeys(
@@ -21,7 +21,7 @@ export async function renderKeys(
     .map((row) => toApiKeySummary(row, environment, now));
   const active = keys.filter((key) => isUsableKeyStatus(key.status));
   return renderPanel(deps.services, c, {
-    title: "API keys",
+    title: translatorOf(c).t("panel.keys.title"),
     current: "api-keys",
     status,
     body: h(ApiKeysPage, {

@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import { authenticateSession, signIn } from "../../../lib/accounts/sessions.ts";
 import { acceptInvitation, joinInvitation, loadInvitation } from "../../../lib/accounts/team.ts";
 import type { Services } from "../../../lib/context.ts";
-import { renderPage } from "../../html.tsx";
 import { sameOriginOnly } from "../../middleware/same_origin.ts";
-import type { PanelEnv } from "../kit/context.ts";
+import { type PanelEnv, translatorOf } from "../kit/context.ts";
 import { field, noticeOf, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
+import { renderTranslated } from "../kit/render.tsx";
 import {
   clientInfo,
   requireSession,
@@ -16,7 +16,7 @@ import {
 } from "../kit/session.ts";
 import { InvitationPage, SignInPage } from "./pages.tsx";
 
-const SIGN_IN_NOTICES = { "signed-out": "You are signed out." } as const;
+const SIGN_IN_NOTICES = { "signed-out": "panel.signIn.signedOut" } as const;
 
 /**
  * Sign-in and invitation links, the pages before a session exists, at `/panel/sign-in` and
@@ -31,7 +31,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
       const session = await authenticateSession(accounts, sessionToken(c, config), clock.now());
       if (session) return c.redirect(next, 303);
       const notice = noticeOf(c, SIGN_IN_NOTICES);
-      return renderPage(
+      return renderTranslated(
         c,
         <SignInPage
           environment={environment}
@@ -53,7 +53,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
           now: clock.now(),
         }, passwords));
       if (!result.ok) {
-        return renderPage(
+        return renderTranslated(
           c,
           <SignInPage
             environment={environment}
@@ -73,7 +73,7 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
       const now = clock.now();
       const invitation = await loadInvitation(accounts, token, now);
       const session = await authenticateSession(accounts, sessionToken(c, config), now);
-      return renderPage(
+      return renderTranslated(
         c,
         <InvitationPage
           environment={environment}
@@ -105,10 +105,11 @@ export function createAuthArea(services: Services): Hono<PanelEnv> {
           confirm: field(form, "confirm"),
           client: clientInfo(c, config.trustedProxies),
           now,
+          language: translatorOf(c).language,
         }, passwords));
       if (!result.ok) {
         const invitation = await loadInvitation(accounts, token, now);
-        return renderPage(
+        return renderTranslated(
           c,
           <InvitationPage
             environment={environment}

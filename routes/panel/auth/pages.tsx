@@ -1,4 +1,5 @@
 import { AuthPage } from "../../../components/panel/AuthPage.tsx";
+import { useT } from "../../../components/panel/i18n.ts";
 import { CsrfField, Field, FormError, NewPasswordFields } from "../../../components/panel/ui.tsx";
 import { MIN_PASSWORD_LENGTH } from "../../../lib/accounts/sessions.ts";
 import type { InvitationView } from "../../../lib/accounts/team.ts";
@@ -15,13 +16,14 @@ export function SignInPage(props: {
   notice: string | null;
 }) {
   const { problem } = props;
+  const { t } = useT();
   return (
-    <AuthPage title="Sign in" environment={props.environment}>
+    <AuthPage title={t("panel.signIn.title")} environment={props.environment}>
       {props.notice && <p class="callout callout--success">{props.notice}</p>}
       <FormError message={problemOfForm(problem, ["email", "password"])} />
       <form method="post" action="/panel/sign-in" class="form" data-once>
         <input type="hidden" name="next" value={props.next} />
-        <Field name="email" label="E-mail" error={problemFor(problem, "email")}>
+        <Field name="email" label={t("panel.signIn.email")} error={problemFor(problem, "email")}>
           {(attrs) => (
             <input
               {...attrs}
@@ -33,27 +35,23 @@ export function SignInPage(props: {
             />
           )}
         </Field>
-        <Field name="password" label="Password" error={problemFor(problem, "password")}>
+        <Field
+          name="password"
+          label={t("panel.signIn.password")}
+          error={problemFor(problem, "password")}
+        >
           {(attrs) => <input {...attrs} type="password" autocomplete="current-password" required />}
         </Field>
-        <button type="submit" class="button button--primary button--block">Sign in</button>
+        <button type="submit" class="button button--primary button--block">
+          {t("panel.signIn.submit")}
+        </button>
       </form>
       {props.environment === "sandbox" && (
-        <p class="auth__hint">
-          First start? The demo owner <code>{DEMO_OWNER_EMAIL}</code>{" "}
-          and a one-time password were printed by the server when it created the demo organisation.
-          Team members get an invitation link instead.
-        </p>
+        <p class="auth__hint">{t("panel.signIn.demo", { email: DEMO_OWNER_EMAIL })}</p>
       )}
     </AuthPage>
   );
 }
-
-const ROLE_TEXT = {
-  OWNER: "an owner (everything, including the team and owners)",
-  ADMIN: "an admin (integration, refunds and the team)",
-  MEMBER: "a member (offers and payments)",
-} as const;
 
 /** Who the invitation page's visitor is signed in as, if anyone. */
 interface Visitor {
@@ -72,20 +70,28 @@ export function InvitationPage(props: {
 }) {
   const { invitation, problem, visitor } = props;
   const link = `/panel/invitations/${props.token}`;
+  const { t } = useT();
   return (
-    <AuthPage title={`Join ${invitation.orgName}`} environment={props.environment}>
+    <AuthPage
+      title={t("panel.invite.title", { org: invitation.orgName })}
+      environment={props.environment}
+    >
       <p class="auth__lead">
-        {invitation.invitedBy ?? "An owner"} invited <strong>{invitation.email}</strong> to join
-        {" "}
-        <strong>{invitation.orgName}</strong> as {ROLE_TEXT[invitation.role]}.
+        {t("panel.invite.lead", {
+          inviter: invitation.invitedBy ?? t("panel.invite.anOwner"),
+          email: invitation.email,
+          org: invitation.orgName,
+          role: t(`panel.invite.role.${invitation.role}`),
+        })}
       </p>
       <FormError message={problemOfForm(problem, ["password", "confirm", "name"])} />
       {visitor ? <SignedInChoice link={link} invitation={invitation} visitor={visitor} /> : (
         <>
           <p>
-            Already use Paystead as {invitation.email}?{" "}
-            <a href={`/panel/sign-in?next=${encodeURIComponent(link)}`}>Sign in to accept</a>.
-            Otherwise choose your name and password here.
+            {t("panel.invite.already", { email: invitation.email })}{" "}
+            <a href={`/panel/sign-in?next=${encodeURIComponent(link)}`}>
+              {t("panel.invite.signInToAccept")}
+            </a>. {t("panel.invite.otherwise")}
           </p>
           <form method="post" action={link} class="form" data-once>
             <input
@@ -94,7 +100,7 @@ export function InvitationPage(props: {
               value={invitation.email}
               autocomplete="username"
             />
-            <Field name="name" label="Your name" error={problemFor(problem, "name")}>
+            <Field name="name" label={t("panel.invite.name")} error={problemFor(problem, "name")}>
               {(attrs) => (
                 <input
                   {...attrs}
@@ -106,8 +112,8 @@ export function InvitationPage(props: {
               )}
             </Field>
             <NewPasswordFields
-              label="Choose a password"
-              confirmLabel="Repeat the password"
+              label={t("panel.invite.password")}
+              confirmLabel={t("panel.invite.confirm")}
               minLength={MIN_PASSWORD_LENGTH}
               errors={{
                 password: problemFor(problem, "password"),
@@ -115,7 +121,7 @@ export function InvitationPage(props: {
               }}
             />
             <button type="submit" class="button button--primary button--block">
-              Create my account and join
+              {t("panel.invite.create")}
             </button>
           </form>
         </>
@@ -128,16 +134,16 @@ function SignedInChoice(
   props: { link: string; invitation: InvitationView; visitor: Visitor },
 ) {
   const { invitation, visitor } = props;
+  const { t } = useT();
   if (visitor.email !== invitation.email) {
     return (
       <>
-        <p>
-          You are signed in as <strong>{visitor.email}</strong>. Sign out, then sign in as{" "}
-          {invitation.email} and open this link again to accept.
-        </p>
+        <p>{t("panel.invite.otherUser", { visitor: visitor.email, email: invitation.email })}</p>
         <form method="post" action="/panel/sign-out" class="form">
           <CsrfField token={visitor.csrfToken} />
-          <button type="submit" class="button button--secondary button--block">Sign out</button>
+          <button type="submit" class="button button--secondary button--block">
+            {t("panel.user.signOut")}
+          </button>
         </form>
       </>
     );
@@ -146,7 +152,7 @@ function SignedInChoice(
     <form method="post" action={`${props.link}/accept`} class="form" data-once>
       <CsrfField token={visitor.csrfToken} />
       <button type="submit" class="button button--primary button--block">
-        Accept and open {invitation.orgName}
+        {t("panel.invite.accept", { org: invitation.orgName })}
       </button>
     </form>
   );

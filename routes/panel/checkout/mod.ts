@@ -6,7 +6,7 @@ import { CheckoutSettings } from "../../../lib/checkout/schemas.ts";
 import { putCheckoutSettings } from "../../../lib/checkout/settings.ts";
 import type { Services } from "../../../lib/context.ts";
 import { parseRequest } from "../../../lib/panel/forms.ts";
-import { orgCtx, type PanelEnv } from "../kit/context.ts";
+import { orgCtx, type PanelEnv, translatorOf } from "../kit/context.ts";
 import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { CHECKOUT_SETTINGS_HREF, PREVIEW_HREF, previewUrl } from "./href.ts";
@@ -50,7 +50,7 @@ export function createCheckoutSettingsArea(services: Services): Hono<PanelEnv> {
     .get("/preview", async (c) => {
       const session = await getCheckoutSession(orgCtx(c), c.req.query("session") ?? "");
       return renderPanel(services, c, {
-        title: "Checkout preview",
+        title: translatorOf(c).t("panel.checkout.previewTitle"),
         current: "checkout",
         scripts: ["embed.js"],
         // NOTE: this page alone may frame this origin (the checkout iframe); it stays unframeable.

@@ -1,4 +1,5 @@
 import { Island } from "../../../components/Island.tsx";
+import { moneyText, rich, useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   CodeBlock,
@@ -13,7 +14,6 @@ import {
   StatusBadge,
 } from "../../../components/panel/ui.tsx";
 import type { CheckoutSessionRecord } from "../../../lib/checkout/mod.ts";
-import { formatMoney } from "../../../lib/money.ts";
 import type { CheckoutSettingsOverview } from "../../../lib/panel/checkout_settings.ts";
 import type { OfferRow } from "../../../db/schema.ts";
 import type { FormProblem } from "../kit/forms.ts";
@@ -39,23 +39,25 @@ function AllowlistCard(props: {
   problem: FormProblem | null;
 }) {
   const { problem } = props;
+  const tr = useT();
+  const { t } = tr;
   return (
-    <Card title="Where checkout may be embedded" id="allowlist">
+    <Card title={t("panel.checkout.allowlist")} id="allowlist">
       <p>
-        The checkout page sends <code>Content-Security-Policy: frame-ancestors</code>{" "}
-        with the origin of the session's{" "}
-        <code>embedLink</code>, which must be listed here; browsers refuse to show it on any other
-        page. Removing an origin stops its open sessions from loading.
+        {rich(tr, "panel.checkout.allowlistText", {
+          header: <code>Content-Security-Policy: frame-ancestors</code>,
+          embedLink: <code>embedLink</code>,
+        })}
       </p>
       <form method="post" action={`${BASE}/origins`} class="form" data-once>
         <CsrfField token={props.csrf} />
         <FormError message={problem?.param === null ? problem.message : null} />
         <Field
           name="origins"
-          label="Allowed origins, one per line"
-          hint={props.sandbox
-            ? "scheme://host[:port], no path: https://shop.example. http:// only for localhost in the sandbox. At most 20."
-            : "https://host[:port], no path: https://shop.example. At most 20."}
+          label={t("panel.checkout.origins")}
+          hint={t(
+            props.sandbox ? "panel.checkout.originsSandbox" : "panel.checkout.originsProduction",
+          )}
           error={problem && problem.param !== null ? problem.message : null}
         >
           {(attrs) => (
@@ -64,7 +66,7 @@ function AllowlistCard(props: {
             </textarea>
           )}
         </Field>
-        <button type="submit" class="button button--primary">Save allowlist</button>
+        <button type="submit" class="button button--primary">{t("panel.checkout.save")}</button>
       </form>
     </Card>
   );
@@ -77,46 +79,47 @@ function PreviewCard(props: {
   /** The sandbox's checkout page, where production sends people to preview; null in the sandbox. */
   sandboxPageUrl: string | null;
 }) {
+  const tr = useT();
+  const { t } = tr;
   if (props.sandboxPageUrl !== null) {
     return (
-      <Card title="Live preview" id="preview">
+      <Card title={t("panel.checkout.preview")} id="preview">
         <p>
-          Previews run in the sandbox, so no real money can move:{" "}
-          <a href={props.sandboxPageUrl}>open the sandbox's checkout page</a>.
+          {t("panel.checkout.previewInSandbox")}{" "}
+          <a href={props.sandboxPageUrl}>{t("panel.checkout.openSandbox")}</a>.
         </p>
       </Card>
     );
   }
   return (
-    <Card title="Live preview" id="preview">
+    <Card title={t("panel.checkout.preview")} id="preview">
       {props.offers.length === 0
         ? (
-          <EmptyState title="No active offer to preview">
+          <EmptyState title={t("panel.checkout.noOffer")}>
             <p>
-              <a href="/panel/offers/new">Create an offer</a> first.
+              <a href="/panel/offers/new">{t("panel.checkout.createOffer")}</a>
+              {t("panel.checkout.first")}
             </p>
           </EmptyState>
         )
         : (
           <form method="post" action={PREVIEW_HREF} class="form" data-once>
             <CsrfField token={props.csrf} />
-            <p>
-              Opens a real sandbox session embedded right here, with the same embed.js your page
-              uses, and shows the messages it sends. The panel's own origin ({props.ownOrigin}) is
-              allowed for preview sessions only; your allowlist is unchanged.
-            </p>
-            <Field name="qrId" label="Offer">
+            <p>{t("panel.checkout.previewText", { origin: props.ownOrigin })}</p>
+            <Field name="qrId" label={t("panel.checkout.offer")}>
               {(attrs) => (
                 <select {...attrs}>
                   {props.offers.map((offer) => (
                     <option value={offer.public_id}>
-                      {offer.name} ({formatMoney(offer.amount, offer.currency)})
+                      {offer.name} ({moneyText(tr, offer.amount, offer.currency)})
                     </option>
                   ))}
                 </select>
               )}
             </Field>
-            <button type="submit" class="button button--primary">Open preview</button>
+            <button type="submit" class="button button--primary">
+              {t("panel.checkout.openPreview")}
+            </button>
           </form>
         )}
     </Card>
@@ -137,11 +140,12 @@ export function CheckoutSettingsPage(props: {
   sandboxPageUrl: string | null;
 }) {
   const { overview } = props;
+  const { t } = useT();
   return (
     <>
       <PageHeader
-        title="Checkout sessions"
-        description="Embedded checkout: an iframe on your page, for one session of an offer."
+        title={t("panel.checkout.title")}
+        description={t("panel.checkout.description")}
       />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
       <div class="grid grid--2">
@@ -158,7 +162,7 @@ export function CheckoutSettingsPage(props: {
           sandboxPageUrl={props.sandboxPageUrl}
         />
       </div>
-      <Card title="Embed it on your page" id="embed">
+      <Card title={t("panel.checkout.embed")} id="embed">
         <CodeBlock id="embed-snippet" label="HTML" code={embedSnippet(props.publicUrl)} />
       </Card>
       <SessionsCard
@@ -177,33 +181,48 @@ export function CheckoutPreviewPage(props: {
   csrf: string;
 }) {
   const { session } = props;
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
-        title="Checkout preview"
-        back={{ href: BASE, label: "Checkout sessions" }}
+        title={t("panel.checkout.previewTitle")}
+        back={{ href: BASE, label: t("panel.checkout.title") }}
         actions={
           <form method="post" action={PREVIEW_HREF} class="inline-form" data-once>
             <CsrfField token={props.csrf} />
             <input type="hidden" name="qrId" value={session.qr_id} />
-            <button type="submit" class="button button--secondary">New preview session</button>
+            <button type="submit" class="button button--secondary">
+              {t("panel.checkout.newPreview")}
+            </button>
           </form>
         }
         description={
           <>
-            Session <Id>{session.public_id}</Id> · {session.offer_name} ·{" "}
-            <StatusBadge status={session.status} /> · expires <DateTime at={session.expires_at} />
+            {t("panel.checkout.session")} <Id>{session.public_id}</Id> · {session.offer_name} ·{" "}
+            <StatusBadge status={session.status} /> · {t("panel.checkout.expires")}{" "}
+            <DateTime at={session.expires_at} />
           </>
         }
       />
       <Island
         name="CheckoutPreview"
-        props={{ embedUrl: props.embedUrl, sessionId: session.public_id }}
+        props={{
+          embedUrl: props.embedUrl,
+          sessionId: session.public_id,
+          words: {
+            notLoaded: t("panel.checkout.island.notLoaded"),
+            frameTitle: t("panel.checkout.island.frameTitle"),
+            messages: t("panel.checkout.island.messages"),
+            messagesText: t("panel.checkout.island.messagesText"),
+            waiting: t("panel.checkout.island.waiting"),
+          },
+        }}
       />
       <p class="muted small">
-        The session is real: it creates payments and sends events and webhooks like any other
-        sandbox session, with <code>metadata.paysteadPreview = "true"</code>{" "}
-        so your handler can tell.
+        {rich(tr, "panel.checkout.previewNote", {
+          metadata: <code>metadata.paysteadPreview = "true"</code>,
+        })}
       </p>
     </>
   );

@@ -2,14 +2,14 @@ import { h } from "preact";
 import { ownOrigin } from "../../../lib/checkout/mod.ts";
 import type { Services } from "../../../lib/context.ts";
 import { checkoutSettingsOverview } from "../../../lib/panel/checkout_settings.ts";
-import { orgCtx, type PanelContext } from "../kit/context.ts";
+import { orgCtx, type PanelContext, translatorOf } from "../kit/context.ts";
 import { field, type Form, type FormProblem, noticeOf } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { CHECKOUT_SETTINGS_HREF } from "./href.ts";
 import { CheckoutSettingsPage } from "./pages.tsx";
 
 const NOTICES = {
-  saved: "Allowlist saved. It applies to the next page load of every session.",
+  saved: "panel.checkout.saved",
 } as const;
 
 /** The settings page, with the submitted allowlist and its problem after a refused save. */
@@ -25,7 +25,7 @@ export async function renderCheckoutSettings(
   });
   const sandbox = services.environment === "sandbox";
   return renderPanel(services, c, {
-    title: "Checkout sessions",
+    title: translatorOf(c).t("panel.checkout.title"),
     current: "checkout",
     status: submitted?.problem.status,
     body: h(CheckoutSettingsPage, {

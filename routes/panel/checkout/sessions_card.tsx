@@ -1,3 +1,4 @@
+import { rich, useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   DateTime,
@@ -5,6 +6,7 @@ import {
   Id,
   Money,
   StatusBadge,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
 import type { SessionStatus } from "../../../lib/checkout/status.ts";
 import type { ListedCheckoutSession } from "../../../lib/panel/checkout_settings.ts";
@@ -13,15 +15,16 @@ import { CHECKOUT_SETTINGS_HREF as BASE } from "./href.ts";
 const FILTERS: (SessionStatus | undefined)[] = [undefined, "OPEN", "COMPLETED", "EXPIRED"];
 
 function StatusFilter(props: { filter: SessionStatus | undefined }) {
+  const { t } = useT();
   return (
-    <nav class="segmented" aria-label="Status">
+    <nav class="segmented" aria-label={t("panel.checkout.filter")}>
       {FILTERS.map((value) => (
         <a
           href={value ? `${BASE}?status=${value}#sessions` : `${BASE}#sessions`}
           class={`segmented__item ${props.filter === value ? "segmented__item--on" : ""}`}
           aria-current={props.filter === value ? "true" : undefined}
         >
-          {value ? value.charAt(0) + value.slice(1).toLowerCase() : "All"}
+          {t(value ? `panel.checkout.filter.${value}` : "panel.checkout.filter.all")}
         </a>
       ))}
     </nav>
@@ -30,6 +33,7 @@ function StatusFilter(props: { filter: SessionStatus | undefined }) {
 
 function SessionRow(props: { item: ListedCheckoutSession }) {
   const { session, preview } = props.item;
+  const { t } = useT();
   return (
     <tr>
       <td>
@@ -44,7 +48,7 @@ function SessionRow(props: { item: ListedCheckoutSession }) {
       </td>
       <td>
         {preview
-          ? <span class="tag">panel preview</span>
+          ? <span class="tag">{t("panel.checkout.panelPreview")}</span>
           : <code class="mono">{session.embed_origin}</code>}
       </td>
       <td>
@@ -70,35 +74,43 @@ export function SessionsCard(props: {
   hasMore: boolean;
 }) {
   const { filter, sessions } = props;
+  const tr = useT();
+  const { t } = tr;
   return (
-    <Card title="Recent sessions" id="sessions" actions={<StatusFilter filter={filter} />}>
+    <Card
+      title={t("panel.checkout.recent")}
+      id="sessions"
+      actions={<StatusFilter filter={filter} />}
+    >
       {sessions.length === 0
         ? (
-          <EmptyState title="No sessions">
+          <EmptyState title={t("panel.checkout.none")}>
             <p>
-              Your server creates them with <code>POST /api/v1/checkout-sessions/{"{qrId}"}</code>.
+              {rich(tr, "panel.checkout.noneText", {
+                call: <code>POST /api/v1/checkout-sessions/{"{qrId}"}</code>,
+              })}
             </p>
           </EmptyState>
         )
         : (
-          <div class="table-wrap">
+          <TableWrap label={t("panel.checkout.title")}>
             <table class="table">
-              <caption class="visually-hidden">Checkout sessions</caption>
+              <caption class="visually-hidden">{t("panel.checkout.title")}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col" class="num">Amount</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Embedded on</th>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Expires</th>
+                  <th scope="col">{t("panel.checkout.col.session")}</th>
+                  <th scope="col" class="num">{t("panel.checkout.col.amount")}</th>
+                  <th scope="col">{t("panel.checkout.col.status")}</th>
+                  <th scope="col">{t("panel.checkout.col.embeddedOn")}</th>
+                  <th scope="col">{t("panel.checkout.col.payment")}</th>
+                  <th scope="col">{t("panel.checkout.col.expires")}</th>
                 </tr>
               </thead>
               <tbody>
                 {sessions.map((item) => <SessionRow key={item.session.public_id} item={item} />)}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       {props.hasMore && (
         <p class="pager">
@@ -108,7 +120,7 @@ export function SessionsCard(props: {
               startingAfter: sessions.at(-1)!.session.public_id,
             })}#sessions`}
           >
-            Older sessions →
+            {t("panel.checkout.older")}
           </a>
         </p>
       )}

@@ -2,6 +2,7 @@ import { describeItem } from "../../../lib/config_transfer/describe.ts";
 import type { ImportPlan, ImportResult } from "../../../lib/config_transfer/import.ts";
 import type { Environment } from "../../../lib/config.ts";
 import { CONFIG_TRANSFER_HREF } from "./href.ts";
+import { useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   CsrfField,
@@ -10,6 +11,7 @@ import {
   Notice,
   OnceValue,
   PageHeader,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
 
 const OTHER: Record<Environment, Environment> = { sandbox: "production", production: "sandbox" };
@@ -21,24 +23,18 @@ export function ConfigTransferPage(props: {
   problem: string | null;
 }) {
   const other = OTHER[props.environment];
+  const { t } = useT();
   return (
     <>
-      <PageHeader
-        title="Copy configuration"
-        description={`Move offers, webhook endpoints and checkout settings between sandbox and production, deliberately.`}
-      />
+      <PageHeader title={t("panel.config.title")} description={t("panel.config.description")} />
       <div class="grid grid--2">
-        <Card title={`Download this ${props.environment} configuration`}>
-          <p>
-            A file with your offers, webhook endpoints (never their signing secrets) and the origins
-            allowed to embed checkout. API keys are never in it. Keep it private: it names your
-            endpoints.
-          </p>
+        <Card title={t(`panel.config.download.${props.environment}`)}>
+          <p>{t("panel.config.downloadText")}</p>
           <a class="button button--secondary" href={`${CONFIG_TRANSFER_HREF}/export`} download>
-            Download configuration
+            {t("panel.config.downloadButton")}
           </a>
         </Card>
-        <Card title={`Import a file from ${other}`}>
+        <Card title={t(`panel.config.import.${other}`)}>
           <form
             method="post"
             action={`${CONFIG_TRANSFER_HREF}/plan`}
@@ -49,12 +45,12 @@ export function ConfigTransferPage(props: {
             <FormError message={props.problem} />
             <Field
               name="file"
-              label="Configuration file"
-              hint="You will see what it creates and changes before anything is written."
+              label={t("panel.config.file")}
+              hint={t("panel.config.fileHint")}
             >
               {(attrs) => <input type="file" accept=".json,application/json" required {...attrs} />}
             </Field>
-            <button type="submit" class="button button--primary">Show the changes</button>
+            <button type="submit" class="button button--primary">{t("panel.config.show")}</button>
           </form>
         </Card>
       </div>
@@ -65,19 +61,26 @@ export function ConfigTransferPage(props: {
 /** What an import would do, with the button that does it. */
 export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: string }) {
   const { plan } = props;
+  const { t } = useT();
   return (
     <>
       <PageHeader
-        title="Review the import"
-        description={`From '${plan.file.organisation}' in ${plan.file.environment}, exported ${plan.file.exportedAt}.`}
+        title={t("panel.config.reviewTitle")}
+        description={t("panel.config.reviewDescription", {
+          org: plan.file.organisation,
+          environment: plan.file.environment,
+          at: plan.file.exportedAt,
+        })}
       />
-      <Card title={plan.items.length === 0 ? "Nothing to change" : "This import will"}>
+      <Card
+        title={t(plan.items.length === 0 ? "panel.config.nothing" : "panel.config.willDo")}
+      >
         {plan.items.length > 0 && (
           <ul class="plan" id="import-plan">
             {plan.items.map((item, index) => <li key={index}>{describeItem(item)}</li>)}
           </ul>
         )}
-        <p class="muted">{plan.unchanged} already match.</p>
+        <p class="muted">{t("panel.config.unchanged", { count: plan.unchanged })}</p>
         {plan.items.length > 0 && (
           <form
             method="post"
@@ -89,12 +92,12 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
             <CsrfField token={props.csrf} />
             <input type="hidden" name="config" value={props.text} />
             <button type="submit" class="button button--primary">
-              Import {plan.items.length} change{plan.items.length === 1 ? "" : "s"}
+              {t("panel.config.apply", { count: plan.items.length })}
             </button>
           </form>
         )}
         <p>
-          <a href={CONFIG_TRANSFER_HREF}>Back</a>
+          <a href={CONFIG_TRANSFER_HREF}>{t("panel.config.back")}</a>
         </p>
       </Card>
     </>
@@ -104,53 +107,54 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
 /** What an import did: the offers' ids here, and each new endpoint's secret, shown once. */
 export function ConfigResultPage(props: { result: ImportResult }) {
   const { result } = props;
+  const { t } = useT();
   return (
     <>
-      <PageHeader title="Configuration imported" />
+      <PageHeader title={t("panel.config.importedTitle")} />
       <Notice tone="success">
         {result.plan.items.length === 0
-          ? "Nothing changed: the configuration was already imported."
-          : `Imported ${result.plan.items.length} change${
-            result.plan.items.length === 1 ? "" : "s"
-          }.`}
+          ? t("panel.config.nothingChanged")
+          : t("panel.config.imported", { count: result.plan.items.length })}
       </Notice>
       {result.createdEndpoints.map((endpoint, index) => (
-        <Card title={`New webhook endpoint ${endpoint.url}`}>
+        <Card title={t("panel.config.newEndpoint", { url: endpoint.url })}>
           <OnceValue
             id={`secret-${index}`}
             value={endpoint.secret}
-            label="Signing secret: shown this once, put it in your receiver now"
+            label={t("panel.config.secret")}
           />
         </Card>
       ))}
       {result.offers.length > 0 && (
-        <Card title="Offers: qrId there and here">
-          <table class="table" id="offer-mapping">
-            <thead>
-              <tr>
-                <th>Offer</th>
-                <th>qrId there</th>
-                <th>qrId here</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.offers.map((offer) => (
+        <Card title={t("panel.config.offers")}>
+          <TableWrap label={t("panel.config.offers")}>
+            <table class="table" id="offer-mapping">
+              <thead>
                 <tr>
-                  <td>{offer.name}</td>
-                  <td>
-                    <code>{offer.sourceId}</code>
-                  </td>
-                  <td>
-                    <code>{offer.targetId}</code>
-                  </td>
+                  <th>{t("panel.config.offer")}</th>
+                  <th>{t("panel.config.there")}</th>
+                  <th>{t("panel.config.here")}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {result.offers.map((offer) => (
+                  <tr>
+                    <td>{offer.name}</td>
+                    <td>
+                      <code>{offer.sourceId}</code>
+                    </td>
+                    <td>
+                      <code>{offer.targetId}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
         </Card>
       )}
       <p>
-        <a href={CONFIG_TRANSFER_HREF}>Back to Copy configuration</a>
+        <a href={CONFIG_TRANSFER_HREF}>{t("panel.config.backTo")}</a>
       </p>
     </>
   );

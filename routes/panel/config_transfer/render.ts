@@ -1,7 +1,7 @@
 import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
 import type { ImportPlan, ImportResult } from "../../../lib/config_transfer/import.ts";
-import type { PanelContext } from "../kit/context.ts";
+import { type PanelContext, translatorOf } from "../kit/context.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { ConfigPlanPage, ConfigResultPage, ConfigTransferPage } from "./pages.tsx";
 
@@ -13,7 +13,7 @@ export function renderTransfer(
   status = 200,
 ): Promise<Response> {
   return renderPanel(services, c, {
-    title: "Copy configuration",
+    title: translatorOf(c).t("panel.config.title"),
     current: "config-transfer",
     status,
     body: h(ConfigTransferPage, {
@@ -27,7 +27,7 @@ export function renderTransfer(
 /** The plan of an uploaded file, to confirm. */
 export function renderPlan(services: Services, c: PanelContext, plan: ImportPlan, text: string) {
   return renderPanel(services, c, {
-    title: "Review the import",
+    title: translatorOf(c).t("panel.config.reviewTitle"),
     current: "config-transfer",
     body: h(ConfigPlanPage, { plan, text, csrf: c.get("session").csrfToken }),
   });
@@ -36,7 +36,7 @@ export function renderPlan(services: Services, c: PanelContext, plan: ImportPlan
 /** What an applied import changed. */
 export function renderResult(services: Services, c: PanelContext, result: ImportResult) {
   return renderPanel(services, c, {
-    title: "Configuration imported",
+    title: translatorOf(c).t("panel.config.importedTitle"),
     current: "config-transfer",
     body: h(ConfigResultPage, { result }),
   });

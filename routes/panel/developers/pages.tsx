@@ -1,4 +1,5 @@
 import type { ComponentChildren } from "preact";
+import { rich, useT } from "../../../components/panel/i18n.ts";
 import { ProviderStatusCard } from "../../../components/panel/ProviderStatus.tsx";
 import { Card, PageHeader } from "../../../components/panel/ui.tsx";
 import type { Environment } from "../../../lib/config.ts";
@@ -15,42 +16,44 @@ export function DevelopersUpgradePage(props: {
   /** The plan the Quick Start needs (QUICKSTART_ACCESS decides). */
   quickstartPlan: Plan;
 }) {
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
-      <PageHeader title="Developers" />
+      <PageHeader title={t("panel.dev.title")} />
       <Card class="upgrade">
-        <p class="upgrade__eyebrow">Plan BASIC or higher</p>
-        <h2>Connect your shop to Paystead</h2>
-        <p>
-          {props.orgName}{" "}
-          is on the FREE plan: offers, QR codes and payments in the panel. With BASIC or higher you
-          also get:
-        </p>
+        <p class="upgrade__eyebrow">{t("panel.dev.upgrade.eyebrow")}</p>
+        <h2>{t("panel.dev.upgrade.title")}</h2>
+        <p>{t("panel.dev.upgrade.lead", { org: props.orgName })}</p>
         <ul class="ticks">
-          <li>API keys for your server, in sandbox and production</li>
-          <li>Signed webhooks with a delivery log, resends and test events</li>
-          <li>Embedded checkout on your own pages, with a live preview</li>
+          <li>{t("panel.dev.upgrade.keys")}</li>
+          <li>{t("panel.dev.upgrade.webhooks")}</li>
+          <li>{t("panel.dev.upgrade.checkout")}</li>
           <li>
-            The interactive Quick Start{props.quickstartPlan === "BASIC"
-              ? ""
-              : `, on ${props.quickstartPlan}`}
+            {props.quickstartPlan === "BASIC"
+              ? t("panel.dev.upgrade.quickstart")
+              : t("panel.dev.upgrade.quickstartOn", { plan: props.quickstartPlan })}
           </li>
         </ul>
         <p>
-          The <a href="/panel/reference">API reference</a> is open on every plan.
+          {rich(tr, "panel.dev.upgrade.reference", {
+            reference: <a href="/panel/reference">{t("panel.dev.upgrade.referenceLink")}</a>,
+          })}
         </p>
         <p>
-          On FREE no webhook is delivered, to endpoints set up before a downgrade too, and
-          deliveries that were waiting are canceled. Events are still recorded: after an upgrade,
-          recover an endpoint's deliveries for that time with{" "}
-          <code>{"POST /api/v1/webhook-endpoints/{id}/recover"}</code>.
+          {rich(tr, "panel.dev.upgrade.free", {
+            call: <code>{"POST /api/v1/webhook-endpoints/{id}/recover"}</code>,
+          })}
         </p>
         <p class="muted">
-          Plans are set by whoever runs this Paystead installation:{" "}
-          <code>
-            deno task cli org set-plan --slug {props.orgSlug} --plan BASIC
-          </code>
-          . See <a href="/panel/team#plan">Team and plan</a>.
+          {rich(tr, "panel.dev.upgrade.plans", {
+            command: (
+              <code>
+                deno task cli org set-plan --slug {props.orgSlug} --plan BASIC
+              </code>
+            ),
+            team: <a href="/panel/team#plan">{t("panel.dev.upgrade.team")}</a>,
+          })}
         </p>
       </Card>
     </>
@@ -74,45 +77,40 @@ export function DevelopersPage(props: {
   providerStatus: ProviderStatus;
 }) {
   const env = props.environment;
+  const { t } = useT();
   return (
     <>
       <PageHeader
-        title="Developers"
-        description={`Everything your integration needs in the ${env}. The API host is ${props.publicUrl}.`}
+        title={t("panel.dev.title")}
+        description={t(`panel.dev.description.${env}`, { url: props.publicUrl })}
       />
       <div class="tiles">
         {props.quickstart && (
-          <Tile href="/panel/developers/quickstart" title="Quick Start">
-            Take a test payment end to end in the sandbox, step by step, with curl for each call.
+          <Tile href="/panel/developers/quickstart" title={t("panel.dev.tile.quickstart")}>
+            {t("panel.dev.tile.quickstartText")}
           </Tile>
         )}
-        <Tile href="/panel/developers/api-keys" title="API keys">
-          Create, roll and revoke the secret keys your server sends as Authorization: Bearer.
+        <Tile href="/panel/developers/api-keys" title={t("panel.dev.tile.keys")}>
+          {t("panel.dev.tile.keysText")}
         </Tile>
-        <Tile href="/panel/developers/webhooks" title="Webhooks">
-          Endpoints, signing secrets and every delivery attempt, with resend and test events.
+        <Tile href="/panel/developers/webhooks" title={t("panel.dev.tile.webhooks")}>
+          {t("panel.dev.tile.webhooksText")}
         </Tile>
-        <Tile href="/panel/developers/checkout" title="Checkout sessions">
-          Which of your sites may embed checkout, recent sessions and a live preview.
+        <Tile href="/panel/developers/checkout" title={t("panel.dev.tile.checkout")}>
+          {t("panel.dev.tile.checkoutText")}
         </Tile>
         {env === "sandbox" && (
-          <Tile href="/panel/developers/mailbox" title="Sandbox mailbox">
-            The e-mails customers would receive (confirmations, refund notices), kept here instead
-            of sent while there is no SMTP_URL.
+          <Tile href="/panel/developers/mailbox" title={t("panel.dev.tile.mailbox")}>
+            {t("panel.dev.tile.mailboxText")}
           </Tile>
         )}
-        <Tile href="/panel/reference" title="API reference">
-          Every operation with its parameters and responses, from this server's OpenAPI.
+        <Tile href="/panel/reference" title={t("panel.dev.tile.reference")}>
+          {t("panel.dev.tile.referenceText")}
         </Tile>
       </div>
       <ProviderStatusCard status={props.providerStatus} />
-      <Card title={env === "sandbox" ? "Going live" : "Production"}>
-        <p>
-          Sandbox and production are separate: each has its own keys, offers, webhooks and checkout
-          allowlist, and nothing is copied between them. When your sandbox integration works, create
-          a production key and webhook endpoint in the production panel, and point your server at
-          the production host.
-        </p>
+      <Card title={t(env === "sandbox" ? "panel.dev.goingLive" : "panel.dev.production")}>
+        <p>{t("panel.dev.separate")}</p>
       </Card>
     </>
   );

@@ -3,7 +3,7 @@ import type { Services } from "../../../lib/context.ts";
 import { can } from "../../../lib/accounts/access.ts";
 import { planFor } from "../../../lib/panel/developers.ts";
 import { providerStatus } from "../../../lib/providers/status.ts";
-import { type PanelContext, subjectOf } from "../kit/context.ts";
+import { type PanelContext, subjectOf, translatorOf } from "../kit/context.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { DevelopersPage, DevelopersUpgradePage } from "./pages.tsx";
 
@@ -11,7 +11,7 @@ import { DevelopersPage, DevelopersUpgradePage } from "./pages.tsx";
 export function renderUpgrade(services: Services, c: PanelContext): Promise<Response> {
   const { org } = c.get("session");
   return renderPanel(services, c, {
-    title: "Developers",
+    title: translatorOf(c).t("panel.dev.title"),
     current: "developers",
     status: 403,
     body: h(DevelopersUpgradePage, {
@@ -25,7 +25,7 @@ export function renderUpgrade(services: Services, c: PanelContext): Promise<Resp
 /** Developers' overview. */
 export function renderOverview(services: Services, c: PanelContext): Promise<Response> {
   return renderPanel(services, c, {
-    title: "Developers",
+    title: translatorOf(c).t("panel.dev.title"),
     current: "developers",
     body: h(DevelopersPage, {
       environment: services.environment,

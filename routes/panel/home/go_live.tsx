@@ -1,12 +1,12 @@
 import type { ComponentChildren } from "preact";
-import { Card } from "../../../components/panel/ui.tsx";
+import { useT } from "../../../components/panel/i18n.ts";
+import { providerText } from "../../../components/panel/ProviderStatus.tsx";
+import { Card, CsrfField, Notice } from "../../../components/panel/ui.tsx";
+import type { ConnectionTest } from "../../../lib/providers/connection_test.ts";
+import { translateError } from "../../../lib/panel/error_text.ts";
 import { toIso } from "../../../lib/clock.ts";
 import { CHART_DAYS, type GoLiveChecklist } from "../../../lib/panel/home.ts";
 import { WEBHOOKS_HREF } from "../webhooks/href.ts";
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
 
 function Step(props: {
   number: number;
@@ -14,19 +14,25 @@ function Step(props: {
   done: boolean;
   link: { href: string; label: string };
   children: ComponentChildren;
+  extra?: ComponentChildren;
 }) {
+  const { t } = useT();
   return (
     <li class={`qs-step ${props.done ? "qs-step--done" : ""}`}>
       <div class="qs-step__head">
         <span class="qs-step__number" aria-hidden="true">{props.done ? "✓" : props.number}</span>
         <h3 class="qs-step__title">
-          <span class="visually-hidden">Step {props.number}{props.done ? " (done)" : ""}:</span>
-          {" "}
+          <span class="visually-hidden">
+            {t(props.done ? "panel.goLive.stepDone" : "panel.goLive.step", {
+              number: props.number,
+            })}
+          </span>{" "}
           {props.title}
         </h3>
       </div>
       <div class="qs-step__body">
         <p>{props.children}</p>
+        {props.extra}
         <p class="qs-step__links">
           <a href={props.link.href}>{props.link.label} →</a>
         </p>
@@ -35,66 +41,107 @@ function Step(props: {
   );
 }
 
-/** Production's empty home: the provider, keys and webhooks to check before taking payments. */
-export function GoLiveCard(props: { checklist: GoLiveChecklist }) {
+/** What the PayU connection test answered, where the merchant pressed it. */
+function ConnectionTestResult(props: { test: ConnectionTest }) {
+  const { test } = props;
+  const tr = useT();
+  return test.ok
+    ? (
+      <Notice tone="success" title={tr.t("panel.goLive.testOk")}>
+        {tr.t("panel.goLive.testOkText", { url: test.apiUrl, seconds: test.expiresInSeconds })}
+      </Notice>
+    )
+    : (
+      <Notice tone="error" title={tr.t("panel.goLive.testFailed")}>
+        {translateError(tr, test.message)}
+      </Notice>
+    );
+}
+
+/** The step's button that asks PayU for a token now. */
+function TestConnectionForm(props: { csrf: string }) {
+  const { t } = useT();
+  return (
+    <form method="post" action="/panel/go-live/test-provider" class="form--inline" data-once>
+      <CsrfField token={props.csrf} />
+      <button type="submit" class="button button--secondary button--small">
+        {t("panel.goLive.test")}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * Production's checklist: the provider, keys and webhooks to check before taking payments. It
+ * stays, payments or not, until every step is done.
+ */
+export function GoLiveCard(props: {
+  checklist: GoLiveChecklist;
+  /** Whether anything was paid in the period: the lead says so. */
+  paid: boolean;
+  csrf: string;
+  connectionTest: ConnectionTest | null;
+}) {
   const { provider, usableApiKeys, enabledWebhookEndpoints, businessDetails, smtp } =
     props.checklist;
+  const tr = useT();
+  const { t } = tr;
   return (
-    <Card title="Go live" id="go-live">
+    <Card title={t("panel.goLive.title")} id="go-live">
       <p>
-        No payments in the last {CHART_DAYS} days. Before your customers pay here, check these four:
+        {props.paid ? t("panel.goLive.paid") : t("panel.goLive.empty", { days: CHART_DAYS })}
       </p>
       <ol class="qs-steps">
         <Step
           number={1}
-          title="Payment provider"
+          title={t("panel.goLive.provider")}
           done={provider.lastSuccessAt !== null}
-          link={{ href: "/panel/developers", label: "Provider status" }}
+          link={{ href: "/panel/developers", label: t("panel.goLive.providerLink") }}
+          extra={
+            <>
+              {props.connectionTest && <ConnectionTestResult test={props.connectionTest} />}
+              <TestConnectionForm csrf={props.csrf} />
+            </>
+          }
         >
-          {provider.description}. {provider.lastSuccessAt === null
-            ? "No successful call since this process started."
-            : `Last successful call ${toIso(provider.lastSuccessAt)}.`}
+          {providerText(tr, provider)}. {provider.lastSuccessAt === null
+            ? t("panel.goLive.providerNever")
+            : t("panel.goLive.providerLast", { at: toIso(provider.lastSuccessAt) })}
         </Step>
         <Step
           number={2}
-          title="Production API key"
+          title={t("panel.goLive.key")}
           done={usableApiKeys > 0}
-          link={{ href: "/panel/developers/api-keys", label: "API keys" }}
+          link={{ href: "/panel/developers/api-keys", label: t("panel.goLive.keyLink") }}
         >
           {usableApiKeys === 0
-            ? "No production API key yet: your server needs one to create payments."
-            : `${plural(usableApiKeys, "production key", "production keys")} in use.`}
+            ? t("panel.goLive.keyNone")
+            : t("panel.goLive.keys", { count: usableApiKeys })}
         </Step>
         <Step
           number={3}
-          title="Webhook endpoint"
+          title={t("panel.goLive.webhook")}
           done={enabledWebhookEndpoints > 0}
-          link={{ href: WEBHOOKS_HREF, label: "Webhooks" }}
+          link={{ href: WEBHOOKS_HREF, label: t("panel.goLive.webhookLink") }}
         >
           {enabledWebhookEndpoints === 0
-            ? "No webhook endpoint yet: add one so your server hears when a payment succeeds."
-            : `${
-              plural(enabledWebhookEndpoints, "endpoint receives", "endpoints receive")
-            } events.`}
+            ? t("panel.goLive.webhookNone")
+            : t("panel.goLive.webhooks", { count: enabledWebhookEndpoints })}
         </Step>
         <Step
           number={4}
-          title="Business details"
+          title={t("panel.goLive.business")}
           done={businessDetails}
-          link={{ href: "/panel/team#business-details", label: "Business details" }}
+          link={{ href: "/panel/team#business-details", label: t("panel.goLive.business") }}
         >
-          {businessDetails
-            ? "Customers see your legal name, address and contact on the payment page and in their e-mails."
-            : "Not set: customers must be told who they pay (legal name, address, NIP, contact) on the payment page and in their e-mails."}
+          {businessDetails ? t("panel.goLive.businessSet") : t("panel.goLive.businessNone")}
         </Step>
       </ol>
-      <p>
-        {smtp
-          ? "Customer e-mails (payment confirmations, refund notices) go out through SMTP_URL."
-          : "This production process has no SMTP_URL, so it sends no e-mails: customers get no payment confirmation. Set SMTP_URL and MAIL_FROM and restart."}
-      </p>
+      <p>{smtp ? t("panel.goLive.smtpOn") : t("panel.goLive.smtpOff")}</p>
       <p class="actions">
-        <a class="button button--primary" href="/panel/offers/new">Create an offer</a>
+        <a class="button button--primary" href="/panel/offers/new">
+          {t("panel.goLive.createOffer")}
+        </a>
       </p>
     </Card>
   );

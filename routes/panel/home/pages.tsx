@@ -1,10 +1,11 @@
+import { moneyText, useT } from "../../../components/panel/i18n.ts";
 import { PaymentsTable } from "../../../components/panel/PaymentsTable.tsx";
 import { Card, EmptyState, Notice, PageHeader } from "../../../components/panel/ui.tsx";
 import { VolumeChart } from "../../../components/panel/VolumeChart.tsx";
-import { formatMoney } from "../../../lib/money.ts";
 import { CHART_DAYS, type HomeOverview } from "../../../lib/panel/home.ts";
 import type { PaymentOverview } from "../../../lib/panel/insights.ts";
 import type { OffsiteOverview } from "../../../lib/panel/backups.ts";
+import type { ConnectionTest } from "../../../lib/providers/connection_test.ts";
 import { GoLiveCard } from "./go_live.tsx";
 import { OffsiteCard } from "./offsite_card.tsx";
 
@@ -20,19 +21,20 @@ function Stat(props: { label: string; value: string; hint?: string }) {
 
 /** Nothing paid yet: create an offer, or in the sandbox, take a test payment. */
 function GetStartedCard(props: { quickstart: boolean }) {
+  const { t } = useT();
   return (
     <Card>
-      <EmptyState title={`No payments in the last ${CHART_DAYS} days`}>
+      <EmptyState title={t("panel.home.noPayments", { days: CHART_DAYS })}>
         <p>
-          Create an offer and share its QR code or payment link
-          {props.quickstart ? ", or run the Quick Start to take a test payment in a minute" : ""}
-          .
+          {t(props.quickstart ? "panel.home.startTextQuickstart" : "panel.home.startText")}
         </p>
         <p class="actions">
-          <a class="button button--primary" href="/panel/offers/new">Create an offer</a>
+          <a class="button button--primary" href="/panel/offers/new">
+            {t("panel.home.createOffer")}
+          </a>
           {props.quickstart && (
             <a class="button button--secondary" href="/panel/developers/quickstart">
-              Open the Quick Start
+              {t("panel.home.openQuickstart")}
             </a>
           )}
         </p>
@@ -42,8 +44,9 @@ function GetStartedCard(props: { quickstart: boolean }) {
 }
 
 function CurrencySwitch(props: { currencies: string[]; current: string }) {
+  const { t } = useT();
   return (
-    <nav class="segmented" aria-label="Currency">
+    <nav class="segmented" aria-label={t("panel.home.currency")}>
       {props.currencies.map((code) => (
         <a
           href={`/panel?currency=${code}`}
@@ -60,20 +63,26 @@ function CurrencySwitch(props: { currencies: string[]; current: string }) {
 function Activity(props: { overview: PaymentOverview; currency: string }) {
   const { overview, currency } = props;
   const { totals } = overview;
+  const tr = useT();
+  const { t } = tr;
+  const rate = totals.successRate === null ? "—" : new Intl.NumberFormat(
+    tr.language === "pl" ? "pl-PL" : "en-GB",
+    { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 },
+  ).format(totals.successRate);
   return (
     <>
       <div class="stats">
-        <Stat label="Volume" value={formatMoney(totals.volume, currency)} hint="succeeded" />
-        <Stat label="Successful payments" value={String(totals.succeeded)} />
         <Stat
-          label="Success rate"
-          value={totals.successRate === null ? "—" : `${(totals.successRate * 100).toFixed(1)}%`}
-          hint="of payments that succeeded or failed"
+          label={t("panel.home.volume")}
+          value={moneyText(tr, totals.volume, currency)}
+          hint={t("panel.home.volumeHint")}
         />
-        <Stat label="Failed payments" value={String(totals.failed)} />
+        <Stat label={t("panel.home.succeeded")} value={String(totals.succeeded)} />
+        <Stat label={t("panel.home.rate")} value={rate} hint={t("panel.home.rateHint")} />
+        <Stat label={t("panel.home.failed")} value={String(totals.failed)} />
       </div>
       <Card
-        title="Volume and success rate"
+        title={t("panel.home.chart")}
         id="chart"
         actions={overview.currencies.length > 1 && (
           <CurrencySwitch currencies={overview.currencies} current={currency} />
@@ -86,30 +95,42 @@ function Activity(props: { overview: PaymentOverview; currency: string }) {
 }
 
 /** The home page: the period's volume and success rate, the latest payments, or how to start. */
-export function HomePage(
-  props: { home: HomeOverview; notice: string | null; offsite: OffsiteOverview | null },
-) {
+export function HomePage(props: {
+  home: HomeOverview;
+  notice: string | null;
+  csrf: string;
+  /** The answer of "Test the PayU connection", on the page its form posts to. */
+  connectionTest?: ConnectionTest | null;
+  offsite: OffsiteOverview | null;
+}) {
   const { home } = props;
   const { currency } = home.overview;
+  const { t } = useT();
   return (
     <>
       <PageHeader title={home.greeting} description={home.description} />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
+      {home.goLive && (
+        <GoLiveCard
+          checklist={home.goLive}
+          paid={currency !== null}
+          csrf={props.csrf}
+          connectionTest={props.connectionTest ?? null}
+        />
+      )}
       {currency !== null
         ? <Activity overview={home.overview} currency={currency} />
-        : home.goLive
-        ? <GoLiveCard checklist={home.goLive} />
-        : <GetStartedCard quickstart={home.quickstart} />}
+        : !home.goLive && <GetStartedCard quickstart={home.quickstart} />}
       {home.recent.length > 0 && (
         <Card
-          title="Latest payments"
+          title={t("panel.home.latest")}
           id="latest"
-          actions={<a href="/panel/payments">All payments →</a>}
+          actions={<a href="/panel/payments">{t("panel.home.allPayments")}</a>}
         >
           <PaymentsTable
             payments={home.recent}
             offerNames={home.offerNames}
-            caption="Latest payments"
+            caption={t("panel.home.latest")}
           />
         </Card>
       )}

@@ -2,6 +2,8 @@ import type { Context } from "hono";
 import type { ApiKeyAuthenticator } from "../../../lib/api_keys.ts";
 import type { OrgContext, Services } from "../../../lib/context.ts";
 import type { PanelSession } from "../../../lib/accounts/sessions.ts";
+import { type Translator, translator } from "../../../lib/i18n/mod.ts";
+import { panelLanguage } from "../../../lib/panel/language.ts";
 import type { AppEnv } from "../../env.ts";
 
 /** What the panel's routes are built on. */
@@ -29,4 +31,13 @@ export function orgCtx(c: PanelContext): OrgContext {
 /** Who asks, for the access rules. */
 export function subjectOf(session: PanelSession) {
   return { role: session.role, plan: session.org.plan };
+}
+
+/**
+ * The translator of a panel request: the signed-in user's language, else the browser's, else
+ * English.
+ */
+export function translatorOf(c: Context): Translator {
+  const session = c.get("session") as PanelSession | undefined;
+  return translator(panelLanguage(session?.language, c.req.header("accept-language")));
 }

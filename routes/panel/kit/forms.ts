@@ -1,5 +1,8 @@
 import type { Context } from "hono";
 import { ApiError } from "../../../lib/errors.ts";
+import type { MessageKey } from "../../../lib/i18n/mod.ts";
+import { translateError } from "../../../lib/panel/error_text.ts";
+import { translatorOf } from "./context.ts";
 
 /** A submitted form, field by field. */
 export type Form = Record<string, string | string[]>;
@@ -56,7 +59,11 @@ export async function runFormAction<T>(
       for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
       return {
         ok: false,
-        problem: { param: error.param ?? null, message: error.message, status: error.status },
+        problem: {
+          param: error.param ?? null,
+          message: translateError(translatorOf(c), error.message),
+          status: error.status,
+        },
       };
     }
     throw error;
@@ -89,11 +96,14 @@ export function redirectWith(c: Context, path: string, notice?: string): Respons
   return c.redirect(notice ? `${path}${separator}notice=${notice}` : path, 303);
 }
 
-/** The notice a page was sent back with, if it is one of `known` (never reflected text). */
+/**
+ * The notice a page was sent back with, if it is one of `known` (never reflected text), in the
+ * request's language: `known` maps each notice to its message's key.
+ */
 export function noticeOf<K extends string>(
   c: Context,
-  known: Record<K, string>,
+  known: Record<K, MessageKey>,
 ): string | null {
   const key = c.req.query("notice");
-  return key !== undefined && key in known ? known[key as K] : null;
+  return key !== undefined && key in known ? translatorOf(c).t(known[key as K]) : null;
 }

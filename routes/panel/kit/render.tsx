@@ -1,5 +1,6 @@
-import type { ComponentChildren } from "preact";
-import { MessagePage } from "../../../components/MessagePage.tsx";
+import type { ComponentChildren, VNode } from "preact";
+import { PanelTranslator } from "../../../components/panel/i18n.ts";
+import { AuthPage } from "../../../components/panel/AuthPage.tsx";
 import { type NavKey, type PanelChrome, Shell } from "../../../components/panel/Shell.tsx";
 import { publicUrlOf } from "../../../lib/config.ts";
 import type { Services } from "../../../lib/context.ts";
@@ -7,10 +8,12 @@ import { payuTestSetup } from "../../../lib/providers/payu/test_setup.ts";
 import type { ApiError } from "../../../lib/errors.ts";
 import { decide } from "../../../lib/accounts/access.ts";
 import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
-import { merchantErrorText, wantsPage } from "../../error_pages.ts";
+import type { Translator } from "../../../lib/i18n/mod.ts";
+import { translateError } from "../../../lib/panel/error_text.ts";
+import { wantsPage } from "../../error_pages.ts";
 import { errorResponse } from "../../errors.ts";
 import { renderPage } from "../../html.tsx";
-import { type PanelContext, subjectOf } from "./context.ts";
+import { type PanelContext, subjectOf, translatorOf } from "./context.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -52,6 +55,19 @@ async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrom
   };
 }
 
+/** Renders a panel page (with or without the frame) in the request's language. */
+export function renderTranslated(
+  c: PanelContext,
+  page: VNode,
+  options: { status?: number; frameSelf?: boolean } = {},
+): Response {
+  return renderPage(
+    c,
+    <PanelTranslator.Provider value={translatorOf(c)}>{page}</PanelTranslator.Provider>,
+    options,
+  );
+}
+
 /** Renders a signed-in page in the panel's frame. */
 export async function renderPanel(
   services: Services,
@@ -66,13 +82,26 @@ export async function renderPanel(
   },
 ): Promise<Response> {
   const chrome = await chromeOf(services, c);
-  return renderPage(
+  return renderTranslated(
     c,
     <Shell title={page.title} current={page.current} chrome={chrome} scripts={page.scripts}>
       {page.body}
     </Shell>,
     { status: page.status, frameSelf: page.frameSelf },
   );
+}
+
+const ERROR_TITLES = [400, 401, 403, 404, 409, 413, 429] as const;
+
+/** An error page's title and text for a merchant: a 4xx's own message, a 5xx's none. */
+function errorText(tr: Translator, error: ApiError): { title: string; text: string } {
+  const status = ERROR_TITLES.find((known) => known === error.status);
+  return {
+    title: tr.t(status ? `panel.errorPage.${status}` : "panel.errorPage.other"),
+    text: error.status < 500
+      ? translateError(tr, error.message)
+      : tr.t("panel.errorPage.unexpected"),
+  };
 }
 
 /**
@@ -87,7 +116,8 @@ export function renderPanelError(
 ): Promise<Response> {
   if (!wantsPage(c)) return Promise.resolve(errorResponse(c, error));
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  const { title, text } = merchantErrorText(error);
+  const tr = translatorOf(c);
+  const { title, text } = errorText(tr, error);
   const reference = error.status >= 500 ? c.get("requestId") : undefined;
   const session = c.get("session") as PanelSession | undefined;
   if (session) {
@@ -101,28 +131,29 @@ export function renderPanelError(
           <p>{text}</p>
           {reference && (
             <p class="muted">
-              Reference: <code>{reference}</code>
+              {tr.t("panel.errorPage.reference")} <code>{reference}</code>
             </p>
           )}
           <p>
-            <a href="/panel">Back to the home page</a>
+            <a href="/panel">{tr.t("panel.errorPage.home")}</a>
           </p>
         </div>
       ),
     });
   }
-  return Promise.resolve(renderPage(
+  return Promise.resolve(renderTranslated(
     c,
-    <MessagePage
-      title={title}
-      tone="error"
-      reference={reference && `Reference: ${reference}`}
-    >
+    <AuthPage title={title} environment={services.environment}>
       <p>{text}</p>
+      {reference && (
+        <p class="muted">
+          {tr.t("panel.errorPage.reference")} <code>{reference}</code>
+        </p>
+      )}
       <p>
-        <a href="/panel">Go to the panel</a>
+        <a href="/panel">{tr.t("panel.errorPage.panel")}</a>
       </p>
-    </MessagePage>,
+    </AuthPage>,
     { status: error.status },
   ));
 }

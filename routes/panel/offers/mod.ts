@@ -9,7 +9,7 @@ import {
   offerUpdateRequestOf,
 } from "../../../lib/panel/offers.ts";
 import { allow } from "../kit/access.ts";
-import { orgCtx, type PanelEnv } from "../kit/context.ts";
+import { orgCtx, type PanelEnv, translatorOf } from "../kit/context.ts";
 import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { OfferListPage } from "./pages.tsx";
@@ -25,7 +25,7 @@ export function createOfferArea(services: Services): Hono<PanelEnv> {
         startingAfter: c.req.query("startingAfter"),
       });
       return renderPanel(services, c, {
-        title: "Offers",
+        title: translatorOf(c).t("panel.offers.title"),
         current: "offers",
         body: h(OfferListPage, { ...list, manage: canManage(services, c) }),
       });

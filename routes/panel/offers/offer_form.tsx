@@ -1,9 +1,10 @@
+import { useT } from "../../../components/panel/i18n.ts";
 import { CsrfField, Fact, Facts, Field, FormError, Money } from "../../../components/panel/ui.tsx";
 import type { OfferRow } from "../../../db/schema.ts";
 import { CURRENCY_CODES } from "../../../lib/money.ts";
 import { RECURRING_INTERVALS } from "../../../lib/offers.ts";
 import { metadataText } from "../../../lib/panel/forms.ts";
-import { billingText, INTERVAL_TEXT } from "../../../lib/panel/offers.ts";
+import { billingText, intervalText } from "../../../lib/panel/offers.ts";
 import { type Form, type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
 
 const COMMON_CURRENCIES = ["PLN", "EUR", "USD", "GBP", "CHF", "CZK", "SEK", "NOK", "DKK"];
@@ -18,6 +19,8 @@ export function OfferForm(props: {
   problem: FormProblem | null;
 }) {
   const { offer, values, problem } = props;
+  const tr = useT();
+  const { t } = tr;
   const value = (name: string, fallback = "") =>
     typeof values[name] === "string" ? values[name] as string : fallback;
   const fieldsShown = [
@@ -35,8 +38,8 @@ export function OfferForm(props: {
       <FormError message={problemOfForm(problem, fieldsShown)} />
       <Field
         name="name"
-        label="Name"
-        hint="What the customer sees on the payment page."
+        label={t("panel.offers.form.name")}
+        hint={t("panel.offers.form.nameHint")}
         error={problemFor(problem, "name")}
       >
         {(attrs) => (
@@ -52,7 +55,11 @@ export function OfferForm(props: {
       {offer === null
         ? (
           <div class="form__row">
-            <Field name="amount" label="Price" error={problemFor(problem, "amount")}>
+            <Field
+              name="amount"
+              label={t("panel.offers.form.price")}
+              error={problemFor(problem, "amount")}
+            >
               {(attrs) => (
                 <input
                   {...attrs}
@@ -65,17 +72,21 @@ export function OfferForm(props: {
                 />
               )}
             </Field>
-            <Field name="currency" label="Currency" error={problemFor(problem, "currency")}>
+            <Field
+              name="currency"
+              label={t("panel.offers.form.currency")}
+              error={problemFor(problem, "currency")}
+            >
               {(attrs) => (
                 <select {...attrs}>
-                  <optgroup label="Common">
+                  <optgroup label={t("panel.offers.form.common")}>
                     {COMMON_CURRENCIES.map((code) => (
                       <option value={code} selected={value("currency", "PLN") === code}>
                         {code}
                       </option>
                     ))}
                   </optgroup>
-                  <optgroup label="All">
+                  <optgroup label={t("panel.offers.form.allCurrencies")}>
                     {OTHER_CURRENCIES.map((code) => (
                       <option value={code} selected={value("currency") === code}>{code}</option>
                     ))}
@@ -87,23 +98,31 @@ export function OfferForm(props: {
         )
         : (
           <Facts>
-            <Fact label="Price">
+            <Fact label={t("panel.offers.form.price")}>
               <Money amount={offer.amount} currency={offer.currency} />
             </Fact>
-            <Fact label="Billing">{billingText(offer)}</Fact>
+            <Fact label={t("panel.offers.form.billing")}>{billingText(tr, offer)}</Fact>
           </Facts>
         )}
       {offer === null && (
         <fieldset class="fieldset">
-          <legend>Billing</legend>
+          <legend>{t("panel.offers.form.billing")}</legend>
           <div class="form__row">
-            <Field name="recurring" label="Charge" error={problemFor(problem, "recurring")}>
+            <Field
+              name="recurring"
+              label={t("panel.offers.form.charge")}
+              error={problemFor(problem, "recurring")}
+            >
               {(attrs) => (
                 <select {...attrs}>
-                  <option value="" selected={value("recurring") === ""}>Once</option>
+                  <option value="" selected={value("recurring") === ""}>
+                    {t("panel.offers.form.once")}
+                  </option>
                   {RECURRING_INTERVALS.map((interval) => (
                     <option value={interval} selected={value("recurring") === interval}>
-                      Every {INTERVAL_TEXT[interval][0]} (subscription)
+                      {t("panel.offers.form.subscription", {
+                        every: intervalText(tr, interval, 1),
+                      })}
                     </option>
                   ))}
                 </select>
@@ -111,8 +130,8 @@ export function OfferForm(props: {
             </Field>
             <Field
               name="intervalCount"
-              label="Every how many"
-              hint="For a subscription: 3 with month charges every 3 months."
+              label={t("panel.offers.form.intervalCount")}
+              hint={t("panel.offers.form.intervalHint")}
               error={problemFor(problem, "recurring.intervalCount")}
             >
               {(attrs) => (
@@ -128,13 +147,13 @@ export function OfferForm(props: {
             </Field>
           </div>
           <p class="field__hint">
-            Prices and billing can't change once customers pay; create a new offer for a new price.
+            {t("panel.offers.form.fixed")}
           </p>
         </fieldset>
       )}
       <Field
         name="description"
-        label="Description (optional)"
+        label={t("panel.offers.form.description")}
         error={problemFor(problem, "description")}
       >
         {(attrs) => (
@@ -145,8 +164,8 @@ export function OfferForm(props: {
       </Field>
       <Field
         name="metadata"
-        label="Metadata (optional)"
-        hint="One key=value per line, for your own systems; up to 50 keys. Not shown to customers."
+        label={t("panel.offers.form.metadata")}
+        hint={t("panel.offers.form.metadataHint")}
         error={problemFor(problem, "metadata")}
       >
         {(attrs) => (
@@ -166,18 +185,20 @@ export function OfferForm(props: {
               : offer.active === 1}
           />
           <span>
-            Active
-            <span class="check__hint">
-              An inactive offer takes no new payments; its QR code says it is no longer available.
-            </span>
+            {t("panel.offers.form.active")}
+            <span class="check__hint">{t("panel.offers.form.activeHint")}</span>
           </span>
         </label>
       )}
       <div class="form__actions">
         <button type="submit" class="button button--primary">
-          {offer === null ? "Create offer" : "Save changes"}
+          {t(offer === null ? "panel.offers.form.create" : "panel.offers.form.save")}
         </button>
-        {offer === null && <a class="button button--secondary" href="/panel/offers">Cancel</a>}
+        {offer === null && (
+          <a class="button button--secondary" href="/panel/offers">
+            {t("panel.offers.form.cancel")}
+          </a>
+        )}
       </div>
     </form>
   );

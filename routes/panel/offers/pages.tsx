@@ -1,3 +1,4 @@
+import { moneyText, useT } from "../../../components/panel/i18n.ts";
 import { PaymentsTable } from "../../../components/panel/PaymentsTable.tsx";
 import {
   Card,
@@ -11,6 +12,7 @@ import {
   OnceValue,
   PageHeader,
   StatusBadge,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
 import type { OfferRow } from "../../../db/schema.ts";
 import { billingText, type OfferList, type OfferView } from "../../../lib/panel/offers.ts";
@@ -35,18 +37,20 @@ function FilterTab(props: { value?: string; active?: string; label: string }) {
 }
 
 function OffersTable(props: { offers: OfferRow[] }) {
+  const tr = useT();
+  const { t } = tr;
   return (
-    <div class="table-wrap">
+    <TableWrap label={t("panel.offers.title")}>
       <table class="table">
-        <caption class="visually-hidden">Offers</caption>
+        <caption class="visually-hidden">{t("panel.offers.title")}</caption>
         <thead>
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col" class="num">Price</th>
-            <th scope="col">Billing</th>
-            <th scope="col">Status</th>
+            <th scope="col">{t("panel.offers.col.name")}</th>
+            <th scope="col" class="num">{t("panel.offers.col.price")}</th>
+            <th scope="col">{t("panel.offers.col.billing")}</th>
+            <th scope="col">{t("panel.offers.col.status")}</th>
             <th scope="col">qrId</th>
-            <th scope="col">Created</th>
+            <th scope="col">{t("panel.offers.col.created")}</th>
           </tr>
         </thead>
         <tbody>
@@ -58,7 +62,7 @@ function OffersTable(props: { offers: OfferRow[] }) {
               <td class="num">
                 <Money amount={offer.amount} currency={offer.currency} />
               </td>
-              <td>{billingText(offer)}</td>
+              <td>{billingText(tr, offer)}</td>
               <td>
                 <OfferStatus offer={offer} />
               </td>
@@ -72,33 +76,36 @@ function OffersTable(props: { offers: OfferRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
 /** The offers, all or only the active or inactive ones, newest first. */
 export function OfferListPage(props: OfferList & { manage: boolean }) {
   const { active, manage, nextAfter } = props;
+  const { t } = useT();
   return (
     <>
       <PageHeader
-        title="Offers"
-        description="What customers pay for. Each offer has a QR code and a payment link."
-        actions={manage && <a class="button button--primary" href="/panel/offers/new">New offer</a>}
+        title={t("panel.offers.title")}
+        description={t("panel.offers.description")}
+        actions={manage && (
+          <a class="button button--primary" href="/panel/offers/new">{t("panel.offers.new")}</a>
+        )}
       />
-      <nav class="segmented" aria-label="Show">
-        <FilterTab active={active} label="All" />
-        <FilterTab value="true" active={active} label="Active" />
-        <FilterTab value="false" active={active} label="Inactive" />
+      <nav class="segmented" aria-label={t("panel.offers.show")}>
+        <FilterTab active={active} label={t("panel.offers.all")} />
+        <FilterTab value="true" active={active} label={t("panel.offers.active")} />
+        <FilterTab value="false" active={active} label={t("panel.offers.inactive")} />
       </nav>
       <Card>
         {props.offers.length === 0
           ? (
-            <EmptyState title="No offers here yet">
+            <EmptyState title={t("panel.offers.none")}>
               {manage && (
                 <p>
-                  <a href="/panel/offers/new">Create your first offer</a>, or with the API:{" "}
-                  <code>POST /api/v1/qr</code>.
+                  <a href="/panel/offers/new">{t("panel.offers.createFirst")}</a>
+                  {t("panel.offers.orApi", { call: "POST /api/v1/qr" })}
                 </p>
               )}
             </EmptyState>
@@ -112,7 +119,7 @@ export function OfferListPage(props: OfferList & { manage: boolean }) {
                 startingAfter: nextAfter,
               })}`}
             >
-              Older offers →
+              {t("panel.offers.older")}
             </a>
           </p>
         )}
@@ -130,9 +137,13 @@ interface FormState {
 
 /** The form that creates an offer. */
 export function NewOfferPage(props: FormState) {
+  const { t } = useT();
   return (
     <>
-      <PageHeader title="New offer" back={{ href: "/panel/offers", label: "Offers" }} />
+      <PageHeader
+        title={t("panel.offers.newTitle")}
+        back={{ href: "/panel/offers", label: t("panel.offers.title") }}
+      />
       <Card class="card--narrow">
         <OfferForm action="/panel/offers" offer={null} {...props} />
       </Card>
@@ -142,22 +153,24 @@ export function NewOfferPage(props: FormState) {
 
 function ShareCard(props: { view: OfferView; base: string }) {
   const { offer, payUrl } = props.view;
+  const tr = useT();
+  const { t } = tr;
   return (
-    <Card title="Share" id="share">
+    <Card title={t("panel.offers.share")} id="share">
       <div class="qr">
         <img
           class="qr__image"
           src={`${props.base}/qr.svg`}
           width={200}
           height={200}
-          alt={`QR code that opens the payment page of ${offer.name}`}
+          alt={t("panel.offers.qrAlt", { name: offer.name })}
         />
         <div class="qr__text">
-          <OnceValue id="pay-url" value={payUrl} label="Payment link (what the QR code opens)" />
+          <OnceValue id="pay-url" value={payUrl} label={t("panel.offers.payLink")} />
           <p class="muted">
-            Each visit starts a new payment of{" "}
-            <Money amount={offer.amount} currency={offer.currency} />; print the code at the till or
-            send the link.
+            {t("panel.offers.shareText", {
+              amount: moneyText(tr, offer.amount, offer.currency),
+            })}
           </p>
           <p class="actions">
             <a
@@ -165,14 +178,14 @@ function ShareCard(props: { view: OfferView; base: string }) {
               href={`${props.base}/qr.svg?download=1`}
               download
             >
-              Download SVG
+              {t("panel.offers.downloadSvg")}
             </a>
             <a
               class="button button--secondary button--small"
               href={`${props.base}/qr.png?download=1`}
               download
             >
-              Download PNG
+              {t("panel.offers.downloadPng")}
             </a>
           </p>
         </div>
@@ -188,14 +201,17 @@ export function OfferDetailPage(
   const { view, manage, notice, ...form } = props;
   const { offer } = view;
   const base = `/panel/offers/${offer.public_id}`;
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
         title={offer.name}
-        back={{ href: "/panel/offers", label: "Offers" }}
+        back={{ href: "/panel/offers", label: t("panel.offers.title") }}
         description={
           <>
-            <Money amount={offer.amount} currency={offer.currency} /> · {billingText(offer)} ·{" "}
+            <Money amount={offer.amount} currency={offer.currency} /> · {billingText(tr, offer)} ·
+            {" "}
             <OfferStatus offer={offer} />
           </>
         }
@@ -205,33 +221,37 @@ export function OfferDetailPage(
         <div class="stack">
           <ShareCard view={view} base={base} />
           <Card
-            title="Latest payments"
+            title={t("panel.offers.latest")}
             id="payments"
             actions={
-              <a href={`/panel/payments?qrId=${offer.public_id}`}>All payments for this offer →</a>
+              <a href={`/panel/payments?qrId=${offer.public_id}`}>
+                {t("panel.offers.allPayments")}
+              </a>
             }
           >
-            {view.payments.length === 0 ? <EmptyState title="No payments yet" /> : (
-              <PaymentsTable
-                payments={view.payments}
-                offerNames={view.offerNames}
-                caption="Latest payments for this offer"
-              />
-            )}
+            {view.payments.length === 0
+              ? <EmptyState title={t("panel.offers.noPayments")} />
+              : (
+                <PaymentsTable
+                  payments={view.payments}
+                  offerNames={view.offerNames}
+                  caption={t("panel.offers.latestCaption")}
+                />
+              )}
           </Card>
         </div>
         <div class="stack">
           {manage && (
-            <Card title="Edit" id="edit">
+            <Card title={t("panel.offers.edit")} id="edit">
               <OfferForm action={base} offer={offer} {...form} />
             </Card>
           )}
-          <Card title="Details" id="details">
+          <Card title={t("panel.offers.details")} id="details">
             <Facts>
               <Fact label="qrId">
                 <Id>{offer.public_id}</Id>
               </Fact>
-              <Fact label="Created">
+              <Fact label={t("panel.offers.col.created")}>
                 <DateTime at={offer.created_at} />
               </Fact>
             </Facts>

@@ -2,15 +2,15 @@ import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
 import { can } from "../../../lib/accounts/access.ts";
 import { loadOfferView } from "../../../lib/panel/offers.ts";
-import { orgCtx, type PanelContext, subjectOf } from "../kit/context.ts";
+import { orgCtx, type PanelContext, subjectOf, translatorOf } from "../kit/context.ts";
 import { type Form, type FormProblem, noticeOf } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { NewOfferPage, OfferDetailPage } from "./pages.tsx";
 
 /** What an action's redirect may ask an offer's page to say. */
 const NOTICES = {
-  created: "Offer created. Share its QR code or payment link.",
-  saved: "Changes saved.",
+  created: "panel.offers.created",
+  saved: "panel.offers.saved",
 } as const;
 
 /** Tells whether the signed-in person may create and edit offers. */
@@ -27,7 +27,7 @@ export function renderNewOffer(
   status = 200,
 ): Promise<Response> {
   return renderPanel(services, c, {
-    title: "New offer",
+    title: translatorOf(c).t("panel.offers.newTitle"),
     current: "offers",
     status,
     body: h(NewOfferPage, { csrf: c.get("session").csrfToken, values, problem }),

@@ -14,7 +14,7 @@ import { renderPanel } from "../kit/render.tsx";
 import { RECONCILIATIONS_HREF } from "./href.ts";
 import { ExportPage, type ExportProblem, ReconciliationsPage } from "./pages.tsx";
 
-const NOTICES = { reconciled: "Statement reconciled: its result is first in the list." } as const;
+const NOTICES = { reconciled: "panel.payments.reconciled" } as const;
 
 function renderExport(services: Services, c: PanelContext, problem: ExportProblem | null) {
   return renderPanel(services, c, {

@@ -1,3 +1,4 @@
+import { useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   ConfirmAction,
@@ -12,14 +13,15 @@ import { SANDBOX_TEST_CODES } from "../../../lib/providers/sandbox.ts";
 
 /** Plays the customer of a sandbox payment with one of the test codes. */
 function SimulateCustomer(props: { action: string; csrf: string }) {
+  const { t } = useT();
   return (
     <details class="confirm">
       <summary class="button button--small button--secondary">
-        Simulate the customer
+        {t("panel.payments.simulate")}
       </summary>
       <form method="post" action={props.action} class="confirm__box" data-once>
         <CsrfField token={props.csrf} />
-        <label class="field__label" for="simulate-code">Sandbox test code</label>
+        <label class="field__label" for="simulate-code">{t("panel.payments.testCode")}</label>
         <select id="simulate-code" name="code">
           {SANDBOX_TEST_CODES.map((entry) => (
             <option value={entry.example}>
@@ -29,7 +31,7 @@ function SimulateCustomer(props: { action: string; csrf: string }) {
           ))}
         </select>
         <button type="submit" class="button button--small button--primary">
-          Enter the code
+          {t("panel.payments.enterCode")}
         </button>
       </form>
     </details>
@@ -46,39 +48,40 @@ export function PaymentDetailsCard(props: {
   const { payment } = props.view.detail;
   const { metadata, paymentPageUrl } = props.view;
   const base = `/panel/payments/${payment.public_id}`;
+  const { t } = useT();
   return (
-    <Card title="Details" id="details">
+    <Card title={t("panel.payments.details")} id="details">
       <Facts>
-        <Fact label="Offer">
+        <Fact label={t("panel.payments.fact.offer")}>
           <a href={`/panel/offers/${payment.qr_id}`}>{props.view.offerName}</a>
         </Fact>
-        <Fact label="Quantity">{payment.quantity}</Fact>
-        <Fact label="Amount">
+        <Fact label={t("panel.payments.fact.quantity")}>{payment.quantity}</Fact>
+        <Fact label={t("panel.payments.fact.amount")}>
           <Money amount={payment.amount} currency={payment.currency} />
         </Fact>
-        <Fact label="Refunded">
+        <Fact label={t("panel.payments.fact.refunded")}>
           <Money amount={payment.amount_refunded} currency={payment.currency} />
         </Fact>
-        <Fact label="Customer">
+        <Fact label={t("panel.payments.fact.customer")}>
           {[payment.customer_name, payment.customer_email].filter(Boolean).join(", ") || "—"}
         </Fact>
-        <Fact label="Created">
+        <Fact label={t("panel.payments.fact.created")}>
           <DateTime at={payment.created_at} />
         </Fact>
-        <Fact label="Payable until">
+        <Fact label={t("panel.payments.fact.payableUntil")}>
           <DateTime at={payment.expires_at} />
         </Fact>
         {payment.failure_code && (
-          <Fact label="Failure">
+          <Fact label={t("panel.payments.fact.failure")}>
             <code>{payment.failure_code}</code>
           </Fact>
         )}
-        <Fact label="Payment page">
+        <Fact label={t("panel.payments.fact.page")}>
           <a href={paymentPageUrl} target="_blank" rel="noopener">{paymentPageUrl}</a>
         </Fact>
-        <Fact label="Success URL">{payment.success_url ?? "—"}</Fact>
-        <Fact label="Cancel URL">{payment.cancel_url ?? "—"}</Fact>
-        <Fact label="Metadata">
+        <Fact label={t("panel.payments.fact.successUrl")}>{payment.success_url ?? "—"}</Fact>
+        <Fact label={t("panel.payments.fact.cancelUrl")}>{payment.cancel_url ?? "—"}</Fact>
+        <Fact label={t("panel.payments.fact.metadata")}>
           {metadata.length === 0 ? "—" : (
             <ul class="plain-list">
               {metadata.map(([key, value]) => (
@@ -96,10 +99,10 @@ export function PaymentDetailsCard(props: {
             <ConfirmAction
               action={`${base}/cancel`}
               csrf={props.csrf}
-              label="Cancel payment"
-              confirmLabel="Cancel the payment"
+              label={t("panel.payments.cancel")}
+              confirmLabel={t("panel.payments.cancelConfirm")}
             >
-              The payment link stops working; the customer can no longer pay it.
+              {t("panel.payments.cancelText")}
             </ConfirmAction>
           )}
           {props.canSimulate && <SimulateCustomer action={`${base}/complete`} csrf={props.csrf} />}

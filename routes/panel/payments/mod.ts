@@ -7,7 +7,7 @@ import { cancelPayment, completePayment } from "../../../lib/payments/mod.ts";
 import { cancelSubscription } from "../../../lib/subscriptions/mod.ts";
 import { allow } from "../kit/access.ts";
 import { can } from "../../../lib/accounts/access.ts";
-import { orgCtx, type PanelEnv, subjectOf } from "../kit/context.ts";
+import { orgCtx, type PanelEnv, subjectOf, translatorOf } from "../kit/context.ts";
 import { field, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { PaymentListPage } from "./pages.tsx";
@@ -26,7 +26,7 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
         startingAfter: c.req.query("startingAfter") || undefined,
       });
       return renderPanel(services, c, {
-        title: "Payments",
+        title: translatorOf(c).t("panel.payments.title"),
         current: "payments",
         body: h(PaymentListPage, {
           ...list,

@@ -1,3 +1,4 @@
+import { moneyText, rich, useT } from "../../../components/panel/i18n.ts";
 import { PaymentsTable } from "../../../components/panel/PaymentsTable.tsx";
 import {
   Card,
@@ -9,7 +10,6 @@ import {
   StatusBadge,
 } from "../../../components/panel/ui.tsx";
 import { toEvent } from "../../../lib/events.ts";
-import { formatMoney } from "../../../lib/money.ts";
 import type { PaymentDetail } from "../../../lib/panel/insights.ts";
 import type { PaymentList, PaymentView } from "../../../lib/panel/payments.ts";
 import { PAYMENT_STATUSES } from "../../../lib/payments/status.ts";
@@ -27,46 +27,53 @@ export function PaymentListPage(props: PaymentList & { records: boolean }) {
     ...(qrId && { qrId }),
     startingAfter: nextAfter,
   })}`;
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
-        title="Payments"
-        description="Newest first. Open one for its events and refunds."
+        title={t("panel.payments.title")}
+        description={t("panel.payments.description")}
         actions={props.records && (
           <>
-            <a class="button button--secondary button--small" href={EXPORT_HREF}>Export</a>
+            <a class="button button--secondary button--small" href={EXPORT_HREF}>
+              {t("panel.payments.export")}
+            </a>
             <a class="button button--secondary button--small" href={RECONCILIATIONS_HREF}>
-              Reconciliation
+              {t("panel.payments.reconciliation")}
             </a>
           </>
         )}
       />
       <form method="get" action="/panel/payments" class="filters">
         <label class="filters__item">
-          <span>Status</span>
+          <span>{t("panel.payments.status")}</span>
           <select name="status">
-            <option value="">Any</option>
+            <option value="">{t("panel.payments.any")}</option>
             {PAYMENT_STATUSES.map((value) => (
               <option value={value} selected={value === status}>
-                {value.charAt(0) + value.slice(1).toLowerCase()}
+                {t(`panel.status.${value}`)}
               </option>
             ))}
           </select>
         </label>
         <label class="filters__item">
-          <span>Offer (qrId)</span>
+          <span>{t("panel.payments.offer")}</span>
           <input type="text" name="qrId" value={qrId ?? ""} placeholder="qr_..." />
         </label>
-        <button type="submit" class="button button--secondary button--small">Filter</button>
-        {(status || qrId) && <a href="/panel/payments">Clear</a>}
+        <button type="submit" class="button button--secondary button--small">
+          {t("panel.payments.filter")}
+        </button>
+        {(status || qrId) && <a href="/panel/payments">{t("panel.payments.clear")}</a>}
       </form>
       <Card>
         {props.payments.length === 0
           ? (
-            <EmptyState title={status || qrId ? "No payments match" : "No payments yet"}>
+            <EmptyState
+              title={t(status || qrId ? "panel.payments.noMatch" : "panel.payments.none")}
+            >
               <p>
-                Payments appear here when customers open an offer's link or QR code, or when your
-                server calls <code>POST /payments</code>.
+                {rich(tr, "panel.payments.noneText", { call: <code>POST /payments</code> })}
               </p>
             </EmptyState>
           )
@@ -74,12 +81,12 @@ export function PaymentListPage(props: PaymentList & { records: boolean }) {
             <PaymentsTable
               payments={props.payments}
               offerNames={props.offerNames}
-              caption="Payments"
+              caption={t("panel.payments.title")}
             />
           )}
         {next && (
           <p class="pager">
-            <a href={next}>Older payments →</a>
+            <a href={next}>{t("panel.payments.older")}</a>
           </p>
         )}
       </Card>
@@ -89,7 +96,8 @@ export function PaymentListPage(props: PaymentList & { records: boolean }) {
 
 function Timeline(props: { detail: PaymentDetail }) {
   const { events } = props.detail;
-  if (events.length === 0) return <EmptyState title="No events" />;
+  const { t } = useT();
+  if (events.length === 0) return <EmptyState title={t("panel.payments.noEvents")} />;
   return (
     <ol class="timeline">
       {events.map((row) => (
@@ -102,7 +110,7 @@ function Timeline(props: { detail: PaymentDetail }) {
           </p>
           <details class="timeline__details">
             <summary>
-              Event <code>{row.public_id}</code>
+              {t("panel.payments.event")} <code>{row.public_id}</code>
             </summary>
             <pre class="json"><code>{JSON.stringify(toEvent(row), null, 2)}</code></pre>
           </details>
@@ -130,11 +138,13 @@ export function PaymentDetailPage(props: {
 }) {
   const { view, csrf, actions } = props;
   const { payment } = view.detail;
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
-        title={formatMoney(payment.amount, payment.currency)}
-        back={{ href: "/panel/payments", label: "Payments" }}
+        title={moneyText(tr, payment.amount, payment.currency)}
+        back={{ href: "/panel/payments", label: t("panel.payments.title") }}
         description={
           <>
             <StatusBadge status={payment.status} /> <Id>{payment.public_id}</Id>
@@ -170,11 +180,8 @@ export function PaymentDetailPage(props: {
             csrf={csrf}
           />
         </div>
-        <Card title="Events" id="events">
-          <p class="muted small">
-            Newest first: the payment's own, its refunds' and its checkout session's, exactly as
-            webhooks deliver them.
-          </p>
+        <Card title={t("panel.payments.events")} id="events">
+          <p class="muted small">{t("panel.payments.eventsText")}</p>
           <Timeline detail={view.detail} />
         </Card>
       </div>

@@ -1,3 +1,4 @@
+import { moneyText, useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   CsrfField,
@@ -6,6 +7,7 @@ import {
   FormError,
   Money,
   StatusBadge,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
 import { formatMajorAmount } from "../../../lib/money.ts";
 import type { RefundReview } from "../../../lib/panel/payments.ts";
@@ -20,16 +22,17 @@ export type RefundStep =
   | { kind: "confirm"; review: RefundReview };
 
 function RefundsTable(props: { refunds: RefundRecord[] }) {
+  const { t } = useT();
   return (
-    <div class="table-wrap">
+    <TableWrap label={t("panel.refunds.caption")}>
       <table class="table table--compact">
-        <caption class="visually-hidden">Refunds of this payment</caption>
+        <caption class="visually-hidden">{t("panel.refunds.caption")}</caption>
         <thead>
           <tr>
-            <th scope="col" class="num">Amount</th>
-            <th scope="col">Status</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Created</th>
+            <th scope="col" class="num">{t("panel.refunds.amount")}</th>
+            <th scope="col">{t("panel.refunds.status")}</th>
+            <th scope="col">{t("panel.refunds.reason")}</th>
+            <th scope="col">{t("panel.refunds.created")}</th>
           </tr>
         </thead>
         <tbody>
@@ -39,7 +42,12 @@ function RefundsTable(props: { refunds: RefundRecord[] }) {
                 <Money amount={refund.amount} currency={refund.currency} />
               </td>
               <td>
-                <StatusBadge status={refund.status} />
+                <StatusBadge
+                  status={refund.status}
+                  label={t(
+                    `panel.refunds.status.${refund.status as "PENDING" | "SUCCEEDED" | "FAILED"}`,
+                  )}
+                />
                 {refund.failure_code && <span class="muted small">{refund.failure_code}</span>}
               </td>
               <td>{refund.reason ?? <span class="muted">—</span>}</td>
@@ -50,7 +58,7 @@ function RefundsTable(props: { refunds: RefundRecord[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
@@ -68,6 +76,8 @@ function RefundForm(props: {
   problem: FormProblem | null;
 }) {
   const { payment, problem } = props;
+  const tr = useT();
+  const { t } = tr;
   return (
     <form
       method="post"
@@ -76,17 +86,15 @@ function RefundForm(props: {
       data-once
     >
       <CsrfField token={props.csrf} />
-      <h3 class="form__title">Refund</h3>
+      <h3 class="form__title">{t("panel.refunds.formTitle")}</h3>
       <FormError message={problemOfForm(problem, ["amount", "reason"])} />
       <div class="form__row">
         <Field
           name="amount"
-          label={`Amount (${payment.currency})`}
-          hint={
-            <>
-              Up to <Money amount={props.left} currency={payment.currency} />.
-            </>
-          }
+          label={t("panel.refunds.amountLabel", { currency: payment.currency })}
+          hint={t("panel.refunds.upTo", {
+            amount: moneyText(tr, props.left, payment.currency),
+          })}
           error={problemFor(problem, "amount")}
         >
           {(attrs) => (
@@ -100,19 +108,23 @@ function RefundForm(props: {
             />
           )}
         </Field>
-        <Field name="reason" label="Reason (optional)" error={problemFor(problem, "reason")}>
+        <Field
+          name="reason"
+          label={t("panel.refunds.reasonLabel")}
+          error={problemFor(problem, "reason")}
+        >
           {(attrs) => (
             <input
               {...attrs}
               type="text"
               maxLength={500}
-              placeholder="Customer returned the item"
+              placeholder={t("panel.refunds.reasonPlaceholder")}
               value={text(props.values, "reason") ?? ""}
             />
           )}
         </Field>
       </div>
-      <button type="submit" class="button button--danger">Refund</button>
+      <button type="submit" class="button button--danger">{t("panel.refunds.submit")}</button>
     </form>
   );
 }
@@ -124,6 +136,7 @@ function RefundForm(props: {
 function RefundConfirmation(props: { paymentId: string; csrf: string; review: RefundReview }) {
   const { review } = props;
   const amount = `${review.amountText} ${review.currency}`;
+  const { t } = useT();
   return (
     <form
       method="post"
@@ -134,13 +147,17 @@ function RefundConfirmation(props: { paymentId: string; csrf: string; review: Re
       <CsrfField token={props.csrf} />
       <input type="hidden" name="amount" value={review.amountText} />
       <input type="hidden" name="reason" value={review.reason} />
-      <h3 class="form__title">Confirm the refund</h3>
-      <p class="confirm__text">{`Refund ${amount} to the customer? This cannot be undone.`}</p>
-      {review.reason !== "" && <p class="muted">Reason: {review.reason}</p>}
+      <h3 class="form__title">{t("panel.refunds.confirmTitle")}</h3>
+      <p class="confirm__text">{t("panel.refunds.confirmText", { amount })}</p>
+      {review.reason !== "" && (
+        <p class="muted">{t("panel.refunds.reasonIs", { reason: review.reason })}</p>
+      )}
       <div class="form__actions">
-        <button type="submit" class="button button--danger">{`Refund ${amount}`}</button>
+        <button type="submit" class="button button--danger">
+          {t("panel.refunds.confirm", { amount })}
+        </button>
         <a class="button button--secondary" href={`/panel/payments/${props.paymentId}#refunds`}>
-          Cancel
+          {t("panel.refunds.cancel")}
         </a>
       </div>
     </form>
@@ -158,9 +175,12 @@ export function RefundsCard(props: {
   const { step } = props;
   const left = payment.amount - payment.amount_refunded;
   const refundable = payment.status === "SUCCEEDED" && left > 0 && props.canRefund;
+  const { t } = useT();
   return (
-    <Card title="Refunds" id="refunds">
-      {refunds.length === 0 ? <p class="muted">No refunds.</p> : <RefundsTable refunds={refunds} />}
+    <Card title={t("panel.refunds.title")} id="refunds">
+      {refunds.length === 0
+        ? <p class="muted">{t("panel.refunds.none")}</p>
+        : <RefundsTable refunds={refunds} />}
       {refundable && step.kind === "form" && (
         <RefundForm
           payment={payment}
@@ -173,10 +193,10 @@ export function RefundsCard(props: {
       {refundable && step.kind === "confirm" && (
         <RefundConfirmation paymentId={payment.public_id} csrf={props.csrf} review={step.review} />
       )}
-      {payment.status === "SUCCEEDED" && left === 0 && <p class="muted">Refunded in full.</p>}
-      {payment.status !== "SUCCEEDED" && (
-        <p class="muted">Only a succeeded payment can be refunded.</p>
+      {payment.status === "SUCCEEDED" && left === 0 && (
+        <p class="muted">{t("panel.refunds.full")}</p>
       )}
+      {payment.status !== "SUCCEEDED" && <p class="muted">{t("panel.refunds.onlySucceeded")}</p>}
     </Card>
   );
 }

@@ -2,7 +2,7 @@ import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
 import { can } from "../../../lib/accounts/access.ts";
 import { loadPaymentView } from "../../../lib/panel/payments.ts";
-import { orgCtx, type PanelContext, subjectOf } from "../kit/context.ts";
+import { orgCtx, type PanelContext, subjectOf, translatorOf } from "../kit/context.ts";
 import { type Form, type FormProblem, noticeOf } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { type PaymentActions, PaymentDetailPage } from "./pages.tsx";
@@ -10,12 +10,12 @@ import type { RefundStep } from "./refunds_card.tsx";
 
 /** What an action's redirect may ask a payment's page to say. */
 const NOTICES = {
-  refunded: "Refund created. It is PENDING until the payment method confirms, usually at once.",
-  completed: "The sandbox payment was attempted with the test code.",
-  canceled: "The payment was canceled.",
-  "subscription-canceled": "The subscription is canceled.",
-  "subscription-scheduled": "The subscription ends when the paid period does.",
-  "email-resent": "The e-mail is queued to be sent again.",
+  refunded: "panel.payments.refunded",
+  completed: "panel.payments.completed",
+  canceled: "panel.payments.canceled",
+  "subscription-canceled": "panel.payments.subscriptionCanceled",
+  "subscription-scheduled": "panel.payments.subscriptionScheduled",
+  "email-resent": "panel.payments.emailResent",
 } as const;
 
 /** The refund form as a payment's page first shows it. */
@@ -42,7 +42,7 @@ export async function renderPayment(
 ): Promise<Response> {
   const view = await loadPaymentView(orgCtx(c), paymentId, services.config.publicUrl);
   return renderPanel(services, c, {
-    title: `Payment ${view.detail.payment.public_id}`,
+    title: translatorOf(c).t("panel.payments.paymentTitle", { id: view.detail.payment.public_id }),
     current: "payments",
     status,
     body: h(PaymentDetailPage, {

@@ -1,3 +1,4 @@
+import { useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   ConfirmAction,
@@ -84,35 +85,41 @@ export function SubscriptionCard(
   if (!subscription) return null;
   const canceled = subscription.status === "CANCELED";
   const action = `/panel/subscriptions/${subscription.public_id}/cancel`;
+  const { t } = useT();
+  const interval = subscription.recurring_interval as "DAY" | "WEEK" | "MONTH" | "YEAR";
   return (
-    <Card title="Subscription" id="subscription">
+    <Card title={t("panel.subscription.title")} id="subscription">
       <Facts>
-        <Fact label="Subscription">
+        <Fact label={t("panel.subscription.title")}>
           <Id>{subscription.public_id}</Id>
         </Fact>
-        <Fact label="Status">
+        <Fact label={t("panel.subscription.status")}>
           <StatusBadge status={subscription.status} />
         </Fact>
-        <Fact label="Amount">
-          <Money amount={subscription.amount} currency={subscription.currency} /> every{" "}
-          {subscription.recurring_interval_count === 1
-            ? subscription.recurring_interval.toLowerCase()
-            : `${subscription.recurring_interval_count} ${subscription.recurring_interval.toLowerCase()}s`}
+        <Fact label={t("panel.subscription.amount")}>
+          <Money amount={subscription.amount} currency={subscription.currency} />{" "}
+          {t(`panel.subscription.every.${interval}`, {
+            count: subscription.recurring_interval_count,
+          })}
         </Fact>
-        <Fact label="Current period">
+        <Fact label={t("panel.subscription.period")}>
           <DateTime at={subscription.current_period_start} /> –{" "}
           <DateTime at={subscription.current_period_end} />
         </Fact>
-        <Fact label={props.renewsByLink ? "Next renewal step" : "Next charge"}>
+        <Fact
+          label={t(
+            props.renewsByLink ? "panel.subscription.nextLinkStep" : "panel.subscription.next",
+          )}
+        >
           {canceled || subscription.cancel_at_period_end === 1
-            ? <span class="muted">none</span>
+            ? <span class="muted">{t("panel.subscription.none")}</span>
             : <DateTime at={subscription.next_charge_at} />}
         </Fact>
         {subscription.cancel_at_period_end === 1 && !canceled && (
-          <Fact label="Ends">at the end of the current period</Fact>
+          <Fact label={t("panel.subscription.ends")}>{t("panel.subscription.endsText")}</Fact>
         )}
         {canceled && (
-          <Fact label="Canceled">
+          <Fact label={t("panel.subscription.canceled")}>
             <DateTime at={subscription.canceled_at} /> ({subscription.cancellation_reason})
           </Fact>
         )}
@@ -124,24 +131,23 @@ export function SubscriptionCard(
             <ConfirmAction
               action={action}
               csrf={props.csrf}
-              label="Cancel at period end"
-              confirmLabel="Cancel at period end"
+              label={t("panel.subscription.cancelAtEnd")}
+              confirmLabel={t("panel.subscription.cancelAtEnd")}
               tone="default"
               fields={{ atPeriodEnd: "true" }}
             >
-              The customer keeps what they paid for until{" "}
-              <DateTime at={subscription.current_period_end} />; nothing more is charged.
+              {t("panel.subscription.keeps")} <DateTime at={subscription.current_period_end} />
+              {t("panel.subscription.keepsEnd")}
             </ConfirmAction>
           )}
           <ConfirmAction
             action={action}
             csrf={props.csrf}
-            label="Cancel now"
-            confirmLabel="Cancel the subscription now"
+            label={t("panel.subscription.cancelNow")}
+            confirmLabel={t("panel.subscription.cancelNowConfirm")}
             fields={{ atPeriodEnd: "false" }}
           >
-            The subscription ends at once and nothing more is charged; an unpaid renewal link is
-            canceled with it. This does not refund the current period; refund the payment for that.
+            {t("panel.subscription.cancelNowText")}
           </ConfirmAction>
         </div>
       )}

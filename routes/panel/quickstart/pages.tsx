@@ -1,17 +1,17 @@
 import { Island } from "../../../components/Island.tsx";
+import { rich, useT } from "../../../components/panel/i18n.ts";
 import { Card, PageHeader } from "../../../components/panel/ui.tsx";
 import type { QuickStartProps } from "../../../islands/QuickStart.tsx";
 
 /** The Quick Start in production: it takes test payments, so it points to the sandbox's. */
 export function QuickstartElsewherePage(props: { sandboxUrl: string }) {
+  const { t } = useT();
   return (
     <>
-      <PageHeader title="Quick Start" />
+      <PageHeader title={t("panel.qs.page.title")} />
       <Card>
         <p>
-          The Quick Start takes test payments, so it runs in the sandbox, where no real money moves.
-          {" "}
-          <a href={props.sandboxUrl}>Open it in the sandbox</a>.
+          {t("panel.qs.page.elsewhere")} <a href={props.sandboxUrl}>{t("panel.qs.page.open")}</a>.
         </p>
       </Card>
     </>
@@ -20,17 +20,14 @@ export function QuickstartElsewherePage(props: { sandboxUrl: string }) {
 
 /** The interactive Quick Start: one step per API call, each run for real in the sandbox. */
 export function QuickstartPage(props: { orgName: string; quickStart: QuickStartProps }) {
+  const tr = useT();
   return (
     <>
       <PageHeader
-        title="Quick Start"
-        description={
-          <>
-            Take a payment end to end in the sandbox of{" "}
-            {props.orgName}. Each step runs for real; the curl next to it does the same from your
-            terminal against <code>{props.quickStart.baseUrl}</code>.
-          </>
-        }
+        title={tr.t("panel.qs.page.title")}
+        description={rich(tr, "panel.qs.page.description", {
+          baseUrl: <code>{props.quickStart.baseUrl}</code>,
+        }, { org: props.orgName })}
       />
       <Island name="QuickStart" props={props.quickStart} />
     </>

@@ -8,17 +8,27 @@ import {
 } from "../../../lib/panel/quickstart.ts";
 import { quickstartCheckoutRequest } from "../../../lib/panel/quickstart_steps.ts";
 import { PREVIEW_HREF, previewUrl } from "../checkout/href.ts";
-import { orgCtx, type PanelContext } from "../kit/context.ts";
+import { panelQuickstart } from "../../../lib/i18n/en/panel_quickstart.ts";
+import type { Translator } from "../../../lib/i18n/mod.ts";
+import type { QuickStartWords } from "../../../islands/QuickStart.tsx";
+import { orgCtx, type PanelContext, translatorOf } from "../kit/context.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { QUICKSTART_HREF } from "./href.ts";
 import { QuickstartElsewherePage, QuickstartPage } from "./pages.tsx";
 
+/** The island's words, every key of its catalogue, in the request's language. */
+function quickStartWords(tr: Translator): QuickStartWords {
+  const keys = Object.keys(panelQuickstart) as (keyof typeof panelQuickstart)[];
+  return Object.fromEntries(keys.map((key) => [key, tr.t(key)])) as QuickStartWords;
+}
+
 /** The Quick Start, or in production where to find it. */
 export async function renderQuickstart(services: Services, c: PanelContext): Promise<Response> {
   const { config } = services;
+  const tr = translatorOf(c);
   if (services.environment !== "sandbox") {
     return renderPanel(services, c, {
-      title: "Quick Start",
+      title: tr.t("panel.qs.page.title"),
       current: "quickstart",
       body: h(QuickstartElsewherePage, {
         sandboxUrl: `${config.sandboxPublicUrl}${QUICKSTART_HREF}`,
@@ -28,7 +38,7 @@ export async function renderQuickstart(services: Services, c: PanelContext): Pro
   const ctx = orgCtx(c);
   const checkoutRequest = quickstartCheckoutRequest(previewUrl(services));
   return renderPanel(services, c, {
-    title: "Quick Start",
+    title: tr.t("panel.qs.page.title"),
     current: "quickstart",
     body: h(QuickstartPage, {
       orgName: c.get("session").org.name,
@@ -44,6 +54,7 @@ export async function renderQuickstart(services: Services, c: PanelContext): Pro
         offerRequest: { ...QUICKSTART_OFFER },
         checkoutRequest,
         code: QUICKSTART_CODE,
+        words: quickStartWords(tr),
         samples: quickstartSamples(config.publicUrl, ctx.now(), checkoutRequest.embedLink),
       },
     }),

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { h } from "preact";
 import { buildReference, type Reference } from "../../../lib/panel/reference.ts";
 import { allow } from "../kit/access.ts";
-import { type PanelDeps, type PanelEnv } from "../kit/context.ts";
+import { type PanelDeps, type PanelEnv, translatorOf } from "../kit/context.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { ReferencePage } from "./pages.tsx";
 
@@ -13,7 +13,7 @@ export function createReferenceArea(deps: PanelDeps): Hono<PanelEnv> {
   return new Hono<PanelEnv>().get("/", allow(services, "reference.view"), (c) => {
     const built = reference ??= buildReference(deps.openApi());
     return renderPanel(services, c, {
-      title: "API reference",
+      title: translatorOf(c).t("panel.ref.title"),
       current: "reference",
       body: h(ReferencePage, {
         reference: built,

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
-import { CodeBlock } from "../../../components/panel/ui.tsx";
+import { useT } from "../../../components/panel/i18n.ts";
+import { CodeBlock, TableWrap } from "../../../components/panel/ui.tsx";
 import { curlCommand } from "../../../lib/panel/curl.ts";
 import type { ReferenceField, ReferenceOperation } from "../../../lib/panel/reference.ts";
 
@@ -32,15 +33,16 @@ function TypeLink(props: { type: string; ref: string | null }) {
 
 /** The fields of a schema or request body. */
 export function FieldsTable(props: { fields: ReferenceField[]; caption: string }) {
+  const { t } = useT();
   return (
-    <div class="table-wrap">
+    <TableWrap label={props.caption}>
       <table class="table table--compact ref__fields">
         <caption class="visually-hidden">{props.caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">Description</th>
+            <th scope="col">{t("panel.ref.field")}</th>
+            <th scope="col">{t("panel.ref.type")}</th>
+            <th scope="col">{t("panel.ref.description")}</th>
           </tr>
         </thead>
         <tbody>
@@ -63,7 +65,7 @@ export function FieldsTable(props: { fields: ReferenceField[]; caption: string }
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
@@ -75,6 +77,7 @@ function curlOf(server: string, operation: ReferenceOperation): string {
 /** One operation: its endpoint, parameters, request body, responses and curl. */
 export function Operation(props: { operation: ReferenceOperation; server: string }) {
   const { operation } = props;
+  const { t } = useT();
   return (
     <section class="ref__op" id={operation.id} aria-labelledby={`${operation.id}-title`}>
       <h3 class="ref__op-title" id={`${operation.id}-title`}>
@@ -88,16 +91,16 @@ export function Operation(props: { operation: ReferenceOperation; server: string
       <Prose text={operation.description} />
       {operation.parameters.length > 0 && (
         <>
-          <h4>Parameters</h4>
-          <div class="table-wrap">
+          <h4>{t("panel.ref.parameters")}</h4>
+          <TableWrap label={t("panel.ref.parametersOf", { operation: operation.id })}>
             <table class="table table--compact ref__fields">
               <caption class="visually-hidden">Parameters of {operation.id}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">In</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Description</th>
+                  <th scope="col">{t("panel.ref.name")}</th>
+                  <th scope="col">{t("panel.ref.in")}</th>
+                  <th scope="col">{t("panel.ref.type")}</th>
+                  <th scope="col">{t("panel.ref.description")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -121,13 +124,13 @@ export function Operation(props: { operation: ReferenceOperation; server: string
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </>
       )}
       {operation.body && (
         <>
           <h4>
-            Request body{" "}
+            {t("panel.ref.requestBody")}{" "}
             {operation.body.schema && (
               <a href={`#schema-${operation.body.schema}`}>{operation.body.schema}</a>
             )}
@@ -135,7 +138,7 @@ export function Operation(props: { operation: ReferenceOperation; server: string
           <FieldsTable fields={operation.body.fields} caption={`Request body of ${operation.id}`} />
         </>
       )}
-      <h4>Responses</h4>
+      <h4>{t("panel.ref.responses")}</h4>
       <ul class="ref__responses">
         {operation.responses.map((response) => (
           <li>

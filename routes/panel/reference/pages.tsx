@@ -1,5 +1,6 @@
 import { EVENT_TYPES } from "../../../lib/events.ts";
 import type { Reference } from "../../../lib/panel/reference.ts";
+import { rich, useT } from "../../../components/panel/i18n.ts";
 import { FieldsTable, Operation, Prose } from "./operation.tsx";
 
 /** The API reference, from this server's OpenAPI document. */
@@ -7,13 +8,15 @@ export function ReferencePage(
   props: { reference: Reference; server: string; environment: string },
 ) {
   const { reference } = props;
+  const tr = useT();
+  const { t } = tr;
   return (
     <div class="ref">
-      <nav class="ref__nav" aria-label="API reference">
-        <p class="ref__nav-title">On this page</p>
+      <nav class="ref__nav" aria-label={t("panel.ref.title")}>
+        <p class="ref__nav-title">{t("panel.ref.onThisPage")}</p>
         <ul>
           <li>
-            <a href="#introduction">Introduction</a>
+            <a href="#introduction">{t("panel.ref.introduction")}</a>
           </li>
           {reference.groups.map((group) => (
             <li>
@@ -33,10 +36,10 @@ export function ReferencePage(
             </li>
           ))}
           <li>
-            <a href="#webhook-events">Webhook events</a>
+            <a href="#webhook-events">{t("panel.ref.webhookEvents")}</a>
           </li>
           <li>
-            <a href="#schemas">Schemas</a>
+            <a href="#schemas">{t("panel.ref.schemas")}</a>
           </li>
         </ul>
       </nav>
@@ -48,36 +51,37 @@ export function ReferencePage(
           <Prose text={reference.description} />
         </header>
         <section id="introduction" class="ref__intro card">
-          <h2>Introduction</h2>
+          <h2>{t("panel.ref.introduction")}</h2>
           <p>
-            Base URL of this environment:{" "}
-            <code>{props.server}</code>. Requests and responses are JSON with camelCase fields;
-            amounts are integers in minor units with an ISO 4217 currency. The machine-readable
-            document is <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
+            {rich(tr, "panel.ref.intro", {
+              server: <code>{props.server}</code>,
+              openapi: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>,
+            })}
           </p>
-          <h3>Authentication</h3>
+          <h3>{t("panel.ref.authentication")}</h3>
           <p>
-            Send a secret key of this environment as{" "}
-            <code>Authorization: Bearer sk_{props.environment}_…</code>
-            . Create keys under{" "}
-            <a href="/panel/developers/api-keys">Developers → API keys</a>. A key of the other
-            environment gets 401 with the host to call; plan FREE gets 403.
+            {rich(tr, "panel.ref.authText", {
+              header: <code>Authorization: Bearer sk_{props.environment}_…</code>,
+              keys: <a href="/panel/developers/api-keys">{t("panel.ref.keysLink")}</a>,
+            })}
           </p>
-          <h3>Errors</h3>
+          <h3>{t("panel.ref.errors")}</h3>
           <p>
-            Every error is{" "}
-            <code>{'{"error": {"type", "code", "message", "param"?, "requestId"}}'}</code>{" "}
-            with the same <code>Request-Id</code> header; <code>param</code>{" "}
-            names the field at fault.
+            {rich(tr, "panel.ref.errorsText", {
+              body: <code>{'{"error": {"type", "code", "message", "param"?, "requestId"}}'}</code>,
+              requestId: <code>Request-Id</code>,
+              param: <code>param</code>,
+            })}
           </p>
-          <h3>Idempotency and lists</h3>
+          <h3>{t("panel.ref.idempotency")}</h3>
           <p>
-            Any POST accepts{" "}
-            <code>Idempotency-Key</code>: a retry within 24 hours gets the first answer again with
-            {" "}
-            <code>Idempotent-Replayed: true</code>. Lists take <code>limit</code> (1–100) and{" "}
-            <code>startingAfter</code> and answer{" "}
-            <code>{'{"data": [...], "hasMore"}'}</code>, newest first.
+            {rich(tr, "panel.ref.idempotencyText", {
+              key: <code>Idempotency-Key</code>,
+              replayed: <code>Idempotent-Replayed: true</code>,
+              limit: <code>limit</code>,
+              startingAfter: <code>startingAfter</code>,
+              list: <code>{'{"data": [...], "hasMore"}'}</code>,
+            })}
           </p>
         </section>
         {reference.groups.map((group) => (
@@ -89,13 +93,15 @@ export function ReferencePage(
           </section>
         ))}
         <section id="webhook-events" class="ref__group">
-          <h2>Webhook events</h2>
+          <h2>{t("panel.ref.webhookEvents")}</h2>
           <p>
-            POSTed to your endpoints as{" "}
-            <code>{'{"id", "type", "createdAt", "environment", "data"}'}</code>, where{" "}
-            <code>data</code> is the object as the API returns it. Each carries{" "}
-            <code>webhook-id</code>, <code>webhook-timestamp</code> and{" "}
-            <code>webhook-signature</code> (Standard Webhooks v1).
+            {rich(tr, "panel.ref.eventsText", {
+              event: <code>{'{"id", "type", "createdAt", "environment", "data"}'}</code>,
+              data: <code>data</code>,
+              id: <code>webhook-id</code>,
+              timestamp: <code>webhook-timestamp</code>,
+              signature: <code>webhook-signature</code>,
+            })}
           </p>
           <ul class="ref__events">
             {EVENT_TYPES.map((type) => (
@@ -106,7 +112,7 @@ export function ReferencePage(
           </ul>
         </section>
         <section id="schemas" class="ref__group">
-          <h2>Schemas</h2>
+          <h2>{t("panel.ref.schemas")}</h2>
           {reference.schemas.map((schema) => (
             <section id={`schema-${schema.name}`} class="ref__schema">
               <h3>

@@ -5,13 +5,15 @@ import {
   Field,
   FormError,
   StatusBadge,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
+import { useT } from "../../../components/panel/i18n.ts";
 import { canManageMember } from "../../../lib/accounts/access.ts";
 import type { PanelSession } from "../../../lib/accounts/sessions.ts";
 import type { PendingInvitation } from "../../../lib/accounts/team.ts";
 import { ROLES } from "../../../lib/plans.ts";
 import { type Form, type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
-import { ROLE_HINT, roleLabel } from "./roles.ts";
+import { roleHint, roleLabel } from "./roles.ts";
 
 /**
  * The open invitations and, for those who manage the team, the form to invite someone with
@@ -25,20 +27,22 @@ export function InvitationsCard(props: {
   formProblem: FormProblem | null;
 }) {
   const { session, invitations, manage, values, formProblem } = props;
+  const tr = useT();
+  const { t } = tr;
   return (
-    <Card title="Invitations" id="invitations">
+    <Card title={t("panel.team.invitations")} id="invitations">
       {invitations.length > 0 && (
-        <div class="table-wrap">
+        <TableWrap label={t("panel.team.openInvitations")}>
           <table class="table table--compact">
-            <caption class="visually-hidden">Open invitations</caption>
+            <caption class="visually-hidden">{t("panel.team.openInvitations")}</caption>
             <thead>
               <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Invited by</th>
-                <th scope="col">Link works until</th>
+                <th scope="col">{t("panel.team.email")}</th>
+                <th scope="col">{t("panel.team.role")}</th>
+                <th scope="col">{t("panel.team.invitedBy")}</th>
+                <th scope="col">{t("panel.team.worksUntil")}</th>
                 <th scope="col">
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{t("panel.team.actions")}</span>
                 </th>
               </tr>
             </thead>
@@ -50,7 +54,7 @@ export function InvitationsCard(props: {
                   <td>{invitation.invitedBy ?? "—"}</td>
                   <td>
                     {invitation.expired
-                      ? <StatusBadge status="EXPIRED" />
+                      ? <StatusBadge status="EXPIRED" label={t("panel.team.expired")} />
                       : <DateTime at={invitation.expiresAt} />}
                   </td>
                   <td class="actions-cell">
@@ -65,7 +69,7 @@ export function InvitationsCard(props: {
                           type="submit"
                           class="button button--small button--danger-ghost"
                         >
-                          Withdraw
+                          {t("panel.team.withdraw")}
                         </button>
                       </form>
                     )}
@@ -74,19 +78,19 @@ export function InvitationsCard(props: {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {manage && (
         <form method="post" action="/panel/team/invitations" class="form" data-once>
           <CsrfField token={session.csrfToken} />
-          <h3 class="form__title">Invite someone</h3>
+          <h3 class="form__title">{t("panel.team.invite")}</h3>
           <FormError
             message={problemOfForm(formProblem, ["email", "role"])}
           />
           <div class="form__row">
             <Field
               name="email"
-              label="E-mail"
+              label={t("panel.team.email")}
               error={problemFor(formProblem, "email")}
             >
               {(attrs) => (
@@ -101,7 +105,7 @@ export function InvitationsCard(props: {
             </Field>
             <Field
               name="role"
-              label="Role"
+              label={t("panel.team.role")}
               error={problemFor(formProblem, "role")}
             >
               {(attrs) => (
@@ -113,7 +117,7 @@ export function InvitationsCard(props: {
                         (typeof values.role === "string" ? values.role : "MEMBER")}
                       disabled={!canManageMember(session.role, null, role)}
                     >
-                      {roleLabel(role)}: {ROLE_HINT[role]}
+                      {roleLabel(tr, role)}: {roleHint(tr, role)}
                     </option>
                   ))}
                 </select>
@@ -121,7 +125,7 @@ export function InvitationsCard(props: {
             </Field>
           </div>
           <button type="submit" class="button button--primary">
-            Create invitation link
+            {t("panel.team.createLink")}
           </button>
         </form>
       )}

@@ -1,20 +1,28 @@
-import { Card, ConfirmAction, CsrfField, DateTime } from "../../../components/panel/ui.tsx";
+import {
+  Card,
+  ConfirmAction,
+  CsrfField,
+  DateTime,
+  TableWrap,
+} from "../../../components/panel/ui.tsx";
+import { useT } from "../../../components/panel/i18n.ts";
 import { canManageMember } from "../../../lib/accounts/access.ts";
 import type { PanelSession } from "../../../lib/accounts/sessions.ts";
 import type { Member } from "../../../lib/accounts/team.ts";
 import { type Role, ROLES } from "../../../lib/plans.ts";
-import { ROLE_HINT, roleLabel } from "./roles.ts";
+import { roleHint, roleLabel } from "./roles.ts";
 
 function RoleSelect(props: { actor: Role; current: Role | null; name?: string; id?: string }) {
+  const tr = useT();
   return (
-    <select name={props.name ?? "role"} id={props.id} aria-label="Role">
+    <select name={props.name ?? "role"} id={props.id} aria-label={tr.t("panel.team.role")}>
       {ROLES.map((role) => (
         <option
           value={role}
           selected={role === (props.current ?? "MEMBER")}
           disabled={!canManageMember(props.actor, props.current, role)}
         >
-          {roleLabel(role)}
+          {roleLabel(tr, role)}
         </option>
       ))}
     </select>
@@ -29,18 +37,20 @@ export function MembersCard(props: {
 }) {
   const { session, members, manage } = props;
   const owners = members.filter((member) => member.role === "OWNER").length;
+  const tr = useT();
+  const { t } = tr;
   return (
-    <Card title="Members" id="members">
-      <div class="table-wrap">
+    <Card title={t("panel.team.members")} id="members">
+      <TableWrap label={t("panel.team.members")}>
         <table class="table">
-          <caption class="visually-hidden">Members</caption>
+          <caption class="visually-hidden">{t("panel.team.members")}</caption>
           <thead>
             <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
+              <th scope="col">{t("panel.team.member")}</th>
+              <th scope="col">{t("panel.team.role")}</th>
+              <th scope="col">{t("panel.team.joined")}</th>
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t("panel.team.actions")}</span>
               </th>
             </tr>
           </thead>
@@ -54,7 +64,7 @@ export function MembersCard(props: {
                 <tr>
                   <td>
                     <span class="member__name">{member.name ?? member.email}</span>
-                    {member.isYou && <span class="tag">you</span>}
+                    {member.isYou && <span class="tag">{t("panel.team.you")}</span>}
                     {member.name && <span class="member__email">{member.email}</span>}
                   </td>
                   <td>
@@ -71,14 +81,16 @@ export function MembersCard(props: {
                             type="submit"
                             class="button button--small button--secondary"
                           >
-                            Save
+                            {t("panel.team.save")}
                           </button>
                         </form>
                       )
                       : (
                         <>
-                          {roleLabel(member.role)}
-                          {lastOwner && <span class="muted small block">the only owner</span>}
+                          {roleLabel(tr, member.role)}
+                          {lastOwner && (
+                            <span class="muted small block">{t("panel.team.onlyOwner")}</span>
+                          )}
                         </>
                       )}
                   </td>
@@ -92,15 +104,15 @@ export function MembersCard(props: {
                         <ConfirmAction
                           action={`/panel/team/members/${member.userId}/remove`}
                           csrf={session.csrfToken}
-                          label={member.isYou ? "Leave" : "Remove"}
+                          label={t(member.isYou ? "panel.team.leave" : "panel.team.remove")}
                           confirmLabel={member.isYou
-                            ? "Leave the organisation"
-                            : `Remove ${member.email}`}
+                            ? t("panel.team.leaveConfirm")
+                            : t("panel.team.removeConfirm", { email: member.email })}
                         >
                           {member.isYou
-                            ? `You lose access to ${session.org.name} at once.`
-                            : `${member.email} loses access at once; their sessions end.`}{" "}
-                          API keys and webhooks stay.
+                            ? t("panel.team.leaveText", { org: session.org.name })
+                            : t("panel.team.removeText", { email: member.email })}{" "}
+                          {t("panel.team.staysText")}
                         </ConfirmAction>
                       )}
                   </td>
@@ -109,10 +121,12 @@ export function MembersCard(props: {
             })}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <p class="muted small">
-        An organisation always keeps at least one owner. {Object.entries(ROLE_HINT)
-          .map(([role, hint]) => `${roleLabel(role)}: ${hint}.`)
+        {t("panel.team.oneOwner")} {ROLES
+          .map((role) =>
+            t("panel.team.roleHint", { role: roleLabel(tr, role), hint: roleHint(tr, role) })
+          )
           .join(" ")}
       </p>
     </Card>

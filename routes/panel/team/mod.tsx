@@ -12,17 +12,17 @@ import { getBusinessDetails } from "../../../lib/business_details.ts";
 import type { Services } from "../../../lib/context.ts";
 import { saveBusinessDetailsFromForm } from "../../../lib/panel/business_details.ts";
 import { allow } from "../kit/access.ts";
-import { type PanelContext, type PanelEnv, subjectOf } from "../kit/context.ts";
+import { type PanelContext, type PanelEnv, subjectOf, translatorOf } from "../kit/context.ts";
 import { field, noticeOf, readForm, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { clearSessionCookie } from "../kit/session.ts";
 import { type TeamOutcome, TeamPage } from "./pages.tsx";
 
 const NOTICES = {
-  "role-changed": "Role changed. It applies from their next click.",
-  removed: "Member removed; their sessions in this organisation ended.",
-  revoked: "Invitation withdrawn; its link no longer works.",
-  "business-saved": "Business details saved. Customers see them from now on.",
+  "role-changed": "panel.team.roleChanged",
+  removed: "panel.team.removed",
+  revoked: "panel.team.revoked",
+  "business-saved": "panel.team.businessSaved",
 } as const;
 
 async function renderTeam(
@@ -38,7 +38,7 @@ async function renderTeam(
     getBusinessDetails(services.accounts, session.org.id),
   ]);
   return renderPanel(services, c, {
-    title: "Team and plan",
+    title: translatorOf(c).t("panel.team.title"),
     current: "team",
     status,
     body: (

@@ -1,3 +1,4 @@
+import { useT } from "../../../components/panel/i18n.ts";
 import { Notice, OnceValue, PageHeader } from "../../../components/panel/ui.tsx";
 import type { QuickstartAccess } from "../../../lib/accounts/access.ts";
 import type { PanelSession } from "../../../lib/accounts/sessions.ts";
@@ -35,20 +36,22 @@ export function TeamPage(props: {
 }) {
   const { session, team, manage, notice, outcome } = props;
   const problem = outcome.problem ?? null;
+  const { t } = useT();
   return (
     <>
       <PageHeader
-        title="Team and plan"
-        description={`Who can use ${session.org.name}'s panel, and what for.`}
+        title={t("panel.team.title")}
+        description={t("panel.team.description", { org: session.org.name })}
       />
       {notice && <Notice tone="success">{notice}</Notice>}
       {outcome.invited && (
-        <Notice tone="success" title={`Invitation for ${outcome.invited.email} created`}>
-          <p>
-            Send this link to them yourself (Paystead sends no e-mail). It works once, for{" "}
-            {INVITATION_TTL_MS / 86_400_000} days, and is not shown again.
-          </p>
-          <OnceValue id="invite-link" value={outcome.invited.link} label="Invitation link" />
+        <Notice tone="success" title={t("panel.team.invited", { email: outcome.invited.email })}>
+          <p>{t("panel.team.invitedText", { days: INVITATION_TTL_MS / 86_400_000 })}</p>
+          <OnceValue
+            id="invite-link"
+            value={outcome.invited.link}
+            label={t("panel.team.inviteLink")}
+          />
         </Notice>
       )}
       {problem && !outcome.values && <Notice tone="error">{problem.message}</Notice>}

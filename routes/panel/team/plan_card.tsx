@@ -1,38 +1,43 @@
-import { Card } from "../../../components/panel/ui.tsx";
+import { rich, useT } from "../../../components/panel/i18n.ts";
+import { Card, TableWrap } from "../../../components/panel/ui.tsx";
 import { decide, type QuickstartAccess } from "../../../lib/accounts/access.ts";
 import { type Plan, PLANS } from "../../../lib/plans.ts";
 
 /** The organisation's plan and what each plan includes. */
 export function PlanCard(props: { plan: Plan; quickstartAccess: QuickstartAccess }) {
+  const tr = useT();
+  const { t } = tr;
   const rows: [string, (plan: Plan) => boolean][] = [
-    ["Offers, QR codes and payments in the panel", () => true],
-    ["Refunds and subscriptions", () => true],
-    ["API access and webhooks", (plan) => plan !== "FREE"],
-    ["Developers: API keys, webhooks, checkout", (plan) => plan !== "FREE"],
+    [t("panel.team.plan.row.panel"), () => true],
+    [t("panel.team.plan.row.refunds"), () => true],
+    [t("panel.team.plan.row.api"), (plan) => plan !== "FREE"],
+    [t("panel.team.plan.row.developers"), (plan) => plan !== "FREE"],
     [
-      "Interactive Quick Start",
+      t("panel.team.plan.row.quickstart"),
       (plan) => decide("quickstart", { role: "OWNER", plan }, props.quickstartAccess).allowed,
     ],
   ];
   return (
-    <Card title="Plan" id="plan">
+    <Card title={t("panel.team.plan")} id="plan">
       <p>
         {props.plan === "FREE"
-          ? "This organisation is on FREE: the panel without the API."
-          : `This organisation is on ${props.plan}.`}{" "}
-        Plans are set by whoever runs this Paystead installation, with{" "}
-        <code>deno task cli org set-plan --slug … --plan …</code>.
+          ? t("panel.team.plan.free")
+          : t("panel.team.plan.on", { plan: props.plan })} {rich(tr, "panel.team.plan.setBy", {
+            command: <code>deno task cli org set-plan --slug … --plan …</code>,
+          })}
       </p>
-      <div class="table-wrap">
+      <TableWrap label={t("panel.team.plan.table")}>
         <table class="table table--compact plan-table">
-          <caption class="visually-hidden">What each plan includes</caption>
+          <caption class="visually-hidden">{t("panel.team.plan.table")}</caption>
           <thead>
             <tr>
-              <th scope="col">Included</th>
+              <th scope="col">{t("panel.team.plan.included")}</th>
               {PLANS.map((plan) => (
                 <th scope="col" class={plan === props.plan ? "plan-table__current" : ""}>
                   {plan}
-                  {plan === props.plan && <span class="visually-hidden">(yours)</span>}
+                  {plan === props.plan && (
+                    <span class="visually-hidden">{t("panel.team.plan.yours")}</span>
+                  )}
                 </th>
               ))}
             </tr>
@@ -44,17 +49,17 @@ export function PlanCard(props: { plan: Plan; quickstartAccess: QuickstartAccess
                 {PLANS.map((plan) => (
                   <td class={plan === props.plan ? "plan-table__current" : ""}>
                     {included(plan)
-                      ? <span aria-label="yes">✓</span>
-                      : <span aria-label="no" class="muted">—</span>}
+                      ? <span aria-label={t("panel.team.plan.yes")}>✓</span>
+                      : <span aria-label={t("panel.team.plan.no")} class="muted">—</span>}
                   </td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <p class="muted small">
-        Developers and the Quick Start are for owners and admins whatever the plan.
+        {t("panel.team.plan.note")}
       </p>
     </Card>
   );

@@ -1,13 +1,12 @@
+import type { Translator } from "../../../lib/i18n/mod.ts";
 import type { Role } from "../../../lib/plans.ts";
 
-/** What each role may do, in a sentence. */
-export const ROLE_HINT: Record<Role, string> = {
-  OWNER: "Everything, including owners and the team",
-  ADMIN: "Developers, refunds and the team",
-  MEMBER: "Offers and payments",
-};
+/** What each role may do, in a sentence, in the translator's language. */
+export function roleHint(tr: Translator, role: Role): string {
+  return tr.t(`panel.team.hint.${role}`);
+}
 
-/** A role as people read it: "Owner", "Admin", "Member". */
-export function roleLabel(role: string): string {
-  return role.charAt(0) + role.slice(1).toLowerCase();
+/** A role as people read it: "Owner", "Admin", "Member" (or their Polish names). */
+export function roleLabel(tr: Translator, role: Role): string {
+  return tr.t(`panel.role.${role}`);
 }

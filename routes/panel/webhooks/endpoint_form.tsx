@@ -1,5 +1,6 @@
 import type { WebhookEndpointRow } from "../../../db/schema.ts";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../../../lib/webhooks/subscriptions.ts";
+import { useT } from "../../../components/panel/i18n.ts";
 import { CsrfField, Field, FormError } from "../../../components/panel/ui.tsx";
 import {
   field,
@@ -17,16 +18,17 @@ const FAMILIES = [
 
 function EventsPicker(props: { selected: string[]; problem: FormProblem | null }) {
   const all = props.selected.length === 0 || props.selected.includes("*");
+  const { t } = useT();
   return (
     <fieldset class="fieldset">
-      <legend>Events</legend>
+      <legend>{t("panel.webhooks.form.events")}</legend>
       <label class="check">
         <input type="radio" name="scope" value="all" checked={all} />
-        <span>All events</span>
+        <span>{t("panel.webhooks.form.all")}</span>
       </label>
       <label class="check">
         <input type="radio" name="scope" value="some" checked={!all} />
-        <span>Only the events ticked below</span>
+        <span>{t("panel.webhooks.form.some")}</span>
       </label>
       <div class="events-grid">
         {FAMILIES.map((family) => (
@@ -79,6 +81,7 @@ export function EndpointForm(props: {
   environment: string;
 }) {
   const { endpoint, values, problem } = props;
+  const { t } = useT();
   const text = (name: string, fallback: string) =>
     typeof values[name] === "string" ? values[name] as string : fallback;
   const selected = values.scope !== undefined
@@ -92,10 +95,12 @@ export function EndpointForm(props: {
       <FormError message={problemOfForm(problem, ["url", "description", "events"])} />
       <Field
         name="url"
-        label="Endpoint URL"
-        hint={props.environment === "production"
-          ? "https:// on a public address."
-          : "Any http(s) URL your sandbox can reach, localhost included."}
+        label={t("panel.webhooks.form.url")}
+        hint={t(
+          props.environment === "production"
+            ? "panel.webhooks.form.urlProduction"
+            : "panel.webhooks.form.urlSandbox",
+        )}
         error={problemFor(problem, "url")}
       >
         {(attrs) => (
@@ -111,7 +116,7 @@ export function EndpointForm(props: {
       </Field>
       <Field
         name="description"
-        label="Description (optional)"
+        label={t("panel.webhooks.form.description")}
         error={problemFor(problem, "description")}
       >
         {(attrs) => (
@@ -126,13 +131,13 @@ export function EndpointForm(props: {
       <EventsPicker selected={selected} problem={problem} />
       <div class="form__actions">
         <button type="submit" class="button button--primary">
-          {endpoint ? "Save changes" : "Add endpoint"}
+          {t(endpoint ? "panel.webhooks.form.save" : "panel.webhooks.form.add")}
         </button>
         <a
           class="button button--secondary"
           href={endpoint ? endpointHref(endpoint.public_id) : WEBHOOKS_HREF}
         >
-          Cancel
+          {t("panel.webhooks.form.cancel")}
         </a>
       </div>
     </form>

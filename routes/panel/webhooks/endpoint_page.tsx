@@ -1,4 +1,7 @@
 import { Island } from "../../../components/Island.tsx";
+import type { DeliveryLogWords } from "../../../components/panel/DeliveryLog.tsx";
+import { useT } from "../../../components/panel/i18n.ts";
+import type { Translator } from "../../../lib/i18n/mod.ts";
 import {
   Card,
   CodeBlock,
@@ -16,7 +19,7 @@ import {
 import type { WebhookEndpointView } from "../../../lib/panel/webhooks.ts";
 import type { FormProblem } from "../kit/forms.ts";
 import { endpointHref, WEBHOOKS_HREF } from "./href.ts";
-import { DISABLED_TEXT, SIGNATURE_HEADER } from "./pages.tsx";
+import { disabledText, eventsText, SIGNATURE_HEADER } from "./pages.tsx";
 import { RecoverEventsForm } from "./recover_form.tsx";
 
 function verificationSnippet(): string {
@@ -41,6 +44,48 @@ export async function handlePaysteadWebhook(request) {
 }`;
 }
 
+/** The delivery log's words, for its island. */
+function deliveryLogWords(tr: Translator): DeliveryLogWords {
+  const { t } = tr;
+  return {
+    language: tr.language,
+    status: {
+      PENDING: t("panel.webhooks.log.status.PENDING"),
+      SUCCEEDED: t("panel.webhooks.log.status.SUCCEEDED"),
+      FAILED: t("panel.webhooks.log.status.FAILED"),
+      CANCELED: t("panel.webhooks.log.status.CANCELED"),
+    },
+    attempts: {
+      one: t("panel.webhooks.log.attempts.one"),
+      few: t("panel.webhooks.log.attempts.few"),
+      many: t("panel.webhooks.log.attempts.many"),
+      other: t("panel.webhooks.log.attempts.other"),
+    },
+    notAttempted: t("panel.webhooks.log.notAttempted"),
+    trigger: {
+      TEST: t("panel.webhooks.log.trigger.TEST"),
+      RESEND: t("panel.webhooks.log.trigger.RESEND"),
+      RECOVERY: t("panel.webhooks.log.trigger.RECOVERY"),
+    },
+    event: t("panel.webhooks.log.event"),
+    delivery: t("panel.webhooks.log.delivery"),
+    nextAttempt: t("panel.webhooks.log.nextAttempt"),
+    inProgress: t("panel.webhooks.log.inProgress"),
+    noneFinal: t("panel.webhooks.log.noneFinal"),
+    noAttempt: t("panel.webhooks.log.noAttempt"),
+    resend: t("panel.webhooks.log.resend"),
+    none: t("panel.webhooks.log.none"),
+    noneText: t("panel.webhooks.log.noneText"),
+    older: t("panel.webhooks.log.older"),
+    attemptsCaption: t("panel.webhooks.log.attemptsCaption"),
+    started: t("panel.webhooks.log.started"),
+    result: t("panel.webhooks.log.result"),
+    latency: t("panel.webhooks.log.latency"),
+    response: t("panel.webhooks.log.response"),
+    empty: t("panel.webhooks.log.empty"),
+  };
+}
+
 /** What the endpoint's page shows besides the endpoint: a secret just revealed, the recover form. */
 export interface EndpointPageExtras {
   /** The signing secret, when just revealed or rotated (shown once). */
@@ -63,36 +108,41 @@ export function WebhookEndpointPage(
 ) {
   const { endpoint, resource, log } = props.view;
   const here = endpointHref(endpoint.public_id);
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
-        title="Webhook endpoint"
-        back={{ href: WEBHOOKS_HREF, label: "Webhooks" }}
+        title={t("panel.webhooks.page.title")}
+        back={{ href: WEBHOOKS_HREF, label: t("panel.webhooks.title") }}
         description={<code class="mono">{endpoint.url}</code>}
         actions={
           <form method="post" action={`${here}/test`} class="inline-form" data-once>
             <CsrfField token={props.csrf} />
-            <button type="submit" class="button button--secondary">Send test event</button>
+            <button type="submit" class="button button--secondary">
+              {t("panel.webhooks.page.test")}
+            </button>
           </form>
         }
       />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
       {endpoint.enabled === 0 && (
-        <Notice tone="warning" title="This endpoint is disabled">
+        <Notice tone="warning" title={t("panel.webhooks.page.disabledTitle")}>
           <p>
-            {DISABLED_TEXT[endpoint.disabled_reason ?? "MANUAL"]}
+            {disabledText(tr, endpoint.disabled_reason)}
             {endpoint.disabled_at && (
               <>
                 , <DateTime at={endpoint.disabled_at} />
               </>
-            )}. Nothing is delivered to it until you enable it again.
+            )}. {t("panel.webhooks.page.disabledText")}
           </p>
         </Notice>
       )}
       <div class="grid grid--2">
-        <Card title="Signing secret" id="secret">
+        <Card title={t("panel.webhooks.page.secret")} id="secret">
           <p>
-            Signature header: <code class="strong">{SIGNATURE_HEADER}</code>
+            {t("panel.webhooks.page.signatureHeader")}{" "}
+            <code class="strong">{SIGNATURE_HEADER}</code>
           </p>
           {props.secret
             ? (
@@ -100,13 +150,15 @@ export function WebhookEndpointPage(
                 <OnceValue
                   id="signing-secret"
                   value={props.secret}
-                  label={props.rotated ? "New signing secret" : "Signing secret"}
+                  label={t(
+                    props.rotated ? "panel.webhooks.page.newSecret" : "panel.webhooks.page.secret",
+                  )}
                 />
                 {props.previousUntil && (
                   <p class="muted small">
-                    The previous secret also signs until{" "}
-                    <DateTime at={Date.parse(props.previousUntil)} />, so your server can switch
-                    without rejecting a delivery.
+                    {t("panel.webhooks.page.previousUntil")}{" "}
+                    <DateTime at={Date.parse(props.previousUntil)} />
+                    {t("panel.webhooks.page.previousUntilEnd")}
                   </p>
                 )}
               </>
@@ -114,9 +166,11 @@ export function WebhookEndpointPage(
             : (
               <form method="post" action={`${here}/secret`} class="inline-form">
                 <CsrfField token={props.csrf} />
-                <code class="masked" aria-label="hidden secret">whsec_••••••••••••••••</code>
+                <code class="masked" aria-label={t("panel.webhooks.page.hidden")}>
+                  whsec_••••••••••••••••
+                </code>
                 <button type="submit" class="button button--small button--secondary">
-                  Reveal
+                  {t("panel.webhooks.page.reveal")}
                 </button>
               </form>
             )}
@@ -124,67 +178,68 @@ export function WebhookEndpointPage(
             <ConfirmAction
               action={`${here}/rotate`}
               csrf={props.csrf}
-              label="Rotate secret"
-              confirmLabel="Rotate now"
+              label={t("panel.webhooks.page.rotate")}
+              confirmLabel={t("panel.webhooks.page.rotateConfirm")}
               tone="default"
             >
-              A new secret signs from now on; the current one keeps signing too for 24 hours, so
-              deploy the new one within a day.
+              {t("panel.webhooks.page.rotateText")}
             </ConfirmAction>
           </div>
         </Card>
-        <Card title="Settings" id="settings">
+        <Card title={t("panel.webhooks.page.settings")} id="settings">
           <Facts>
-            <Fact label="Status">
+            <Fact label={t("panel.webhooks.page.status")}>
               {endpoint.enabled === 1
-                ? <StatusBadge status="ENABLED" label="Enabled" />
-                : <StatusBadge status="DISABLED" label="Disabled" />}
+                ? <StatusBadge status="ENABLED" label={t("panel.webhooks.enabled")} />
+                : <StatusBadge status="DISABLED" label={t("panel.webhooks.disabledBadge")} />}
             </Fact>
-            <Fact label="Events">
-              {resource.events.includes("*") ? "All events" : resource.events.join(", ")}
+            <Fact label={t("panel.webhooks.page.events")}>{eventsText(tr, resource.events)}</Fact>
+            <Fact label={t("panel.webhooks.page.description")}>
+              {resource.description ?? "—"}
             </Fact>
-            <Fact label="Description">{resource.description ?? "—"}</Fact>
-            <Fact label="Id">
+            <Fact label={t("panel.webhooks.page.id")}>
               <Id>{resource.id}</Id>
             </Fact>
-            <Fact label="Created">
+            <Fact label={t("panel.webhooks.page.created")}>
               <DateTime at={endpoint.created_at} />
             </Fact>
           </Facts>
           <div class="actions">
-            <a class="button button--small button--secondary" href={`${here}/edit`}>Edit</a>
+            <a class="button button--small button--secondary" href={`${here}/edit`}>
+              {t("panel.webhooks.page.edit")}
+            </a>
             {endpoint.enabled === 1
               ? (
                 <ConfirmAction
                   action={`${here}/disable`}
                   csrf={props.csrf}
-                  label="Disable"
-                  confirmLabel="Disable endpoint"
+                  label={t("panel.webhooks.page.disable")}
+                  confirmLabel={t("panel.webhooks.page.disableConfirm")}
                 >
-                  Pending deliveries are canceled and nothing is sent until you enable it.
+                  {t("panel.webhooks.page.disableText")}
                 </ConfirmAction>
               )
               : (
                 <form method="post" action={`${here}/enable`} class="inline-form" data-once>
                   <CsrfField token={props.csrf} />
                   <button type="submit" class="button button--small button--primary">
-                    Enable
+                    {t("panel.webhooks.page.enable")}
                   </button>
                 </form>
               )}
             <ConfirmAction
               action={`${here}/delete`}
               csrf={props.csrf}
-              label="Delete"
-              confirmLabel="Delete endpoint"
+              label={t("panel.webhooks.page.delete")}
+              confirmLabel={t("panel.webhooks.page.deleteConfirm")}
             >
-              Deliveries stop and its secret is wiped. The delivery log stays in the API.
+              {t("panel.webhooks.page.deleteText")}
             </ConfirmAction>
           </div>
         </Card>
       </div>
       {endpoint.enabled === 1 && (
-        <Card title="Recover events" id="recover">
+        <Card title={t("panel.webhooks.page.recover")} id="recover">
           <RecoverEventsForm
             action={`${here}/recover`}
             csrf={props.csrf}
@@ -194,7 +249,7 @@ export function WebhookEndpointPage(
           />
         </Card>
       )}
-      <Card title="Delivery log" id="log">
+      <Card title={t("panel.webhooks.page.log")} id="log">
         <Island
           name="LiveDeliveryLog"
           props={{
@@ -204,14 +259,12 @@ export function WebhookEndpointPage(
             deliveries: log.deliveries,
             olderCursor: log.olderCursor,
             live: props.newest,
+            words: deliveryLogWords(tr),
           }}
         />
       </Card>
-      <Card title="Verify the signature on your server" id="verify">
-        <p>
-          Pass the raw body and the headers to a Standard Webhooks library with this endpoint's
-          secret; answer 2xx within 15 seconds and do the work afterwards.
-        </p>
+      <Card title={t("panel.webhooks.page.verify")} id="verify">
+        <p>{t("panel.webhooks.page.verifyText")}</p>
         <CodeBlock id="verify-snippet" label="Node, Deno or Bun" code={verificationSnippet()} />
       </Card>
     </>

@@ -1,5 +1,7 @@
 import type { WebhookEndpointRow } from "../../../db/schema.ts";
 import type { Environment } from "../../../lib/config.ts";
+import { rich, useT } from "../../../components/panel/i18n.ts";
+import type { Translator } from "../../../lib/i18n/mod.ts";
 import {
   Card,
   DateTime,
@@ -7,6 +9,7 @@ import {
   Notice,
   PageHeader,
   StatusBadge,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
 import type { Form, FormProblem } from "../kit/forms.ts";
 import { EndpointForm } from "./endpoint_form.tsx";
@@ -16,11 +19,15 @@ import { endpointHref, WEBHOOKS_HREF } from "./href.ts";
 export const SIGNATURE_HEADER = "webhook-signature";
 
 /** Why an endpoint is off, by its `disabled_reason`. */
-export const DISABLED_TEXT: Record<string, string> = {
-  MANUAL: "disabled by you",
-  GONE: "disabled: it answered 410 Gone",
-  FAILING: "disabled: every attempt failed for 5 days",
-};
+export function disabledText(tr: Translator, reason: string | null): string {
+  const known = reason === "GONE" || reason === "FAILING" ? reason : "MANUAL";
+  return tr.t(`panel.webhooks.disabled.${known}`);
+}
+
+/** The events an endpoint receives, as the panel lists them. */
+export function eventsText(tr: Translator, events: string[]): string {
+  return events.includes("*") ? tr.t("panel.webhooks.allEvents") : events.join(", ");
+}
 
 /** Developers -> Webhooks: the organisation's endpoints and how deliveries are signed. */
 export function WebhookListPage(props: {
@@ -28,40 +35,51 @@ export function WebhookListPage(props: {
   endpoints: WebhookEndpointRow[];
   notice: string | null;
 }) {
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
-        title="Webhooks"
-        description={`Paystead POSTs signed events to these URLs in the ${props.environment}.`}
-        actions={<a class="button button--primary" href={`${WEBHOOKS_HREF}/new`}>Add endpoint</a>}
+        title={t("panel.webhooks.title")}
+        description={t("panel.webhooks.description", {
+          environment: t(`panel.webhooks.env.${props.environment}`),
+        })}
+        actions={
+          <a class="button button--primary" href={`${WEBHOOKS_HREF}/new`}>
+            {t("panel.webhooks.add")}
+          </a>
+        }
       />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
       <Card>
         {props.endpoints.length === 0
           ? (
-            <EmptyState title="No endpoints yet">
+            <EmptyState title={t("panel.webhooks.none")}>
               <p>
-                Add your server's URL to hear about payments, refunds and subscriptions.
+                {t("panel.webhooks.noneText")}
                 {props.environment === "sandbox" && (
                   <>
-                    {" "}No server yet? The <a href="/panel/developers/quickstart">Quick Start</a>
                     {" "}
-                    sets up the sandbox's built-in inbox.
+                    {rich(tr, "panel.webhooks.noServer", {
+                      quickstart: (
+                        <a href="/panel/developers/quickstart">{t("panel.webhooks.quickstart")}</a>
+                      ),
+                    })}
                   </>
                 )}
               </p>
             </EmptyState>
           )
           : (
-            <div class="table-wrap">
+            <TableWrap label={t("panel.webhooks.caption")}>
               <table class="table">
-                <caption class="visually-hidden">Webhook endpoints</caption>
+                <caption class="visually-hidden">{t("panel.webhooks.caption")}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">Events</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Created</th>
+                    <th scope="col">{t("panel.webhooks.col.url")}</th>
+                    <th scope="col">{t("panel.webhooks.col.events")}</th>
+                    <th scope="col">{t("panel.webhooks.col.status")}</th>
+                    <th scope="col">{t("panel.webhooks.col.created")}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -77,14 +95,14 @@ export function WebhookListPage(props: {
                             <span class="muted small block">{endpoint.description}</span>
                           )}
                         </td>
-                        <td>{events.includes("*") ? "All events" : events.join(", ")}</td>
+                        <td>{eventsText(tr, events)}</td>
                         <td>
                           {endpoint.enabled === 1
-                            ? <StatusBadge status="ENABLED" label="Enabled" />
+                            ? <StatusBadge status="ENABLED" label={t("panel.webhooks.enabled")} />
                             : (
                               <StatusBadge
                                 status="DISABLED"
-                                label={DISABLED_TEXT[endpoint.disabled_reason ?? "MANUAL"]}
+                                label={disabledText(tr, endpoint.disabled_reason)}
                               />
                             )}
                         </td>
@@ -96,17 +114,15 @@ export function WebhookListPage(props: {
                   })}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )}
       </Card>
-      <Card title="Verifying signatures">
+      <Card title={t("panel.webhooks.verifying")}>
         <p>
-          Every delivery carries <code>webhook-id</code>, <code>webhook-timestamp</code> and{" "}
-          <code>{SIGNATURE_HEADER}</code>: <code>v1,</code> and the base64 HMAC-SHA256 of{" "}
-          <code>{"{webhook-id}.{webhook-timestamp}.{body}"}</code>{" "}
-          with the endpoint's secret (the bytes after{" "}
-          <code>whsec_</code>, base64-decoded). During a secret rotation it carries two signatures,
-          separated by a space.
+          {rich(tr, "panel.webhooks.verifyingText", {
+            header: <code>{SIGNATURE_HEADER}</code>,
+            signed: <code>{"{webhook-id}.{webhook-timestamp}.{body}"}</code>,
+          })}
         </p>
       </Card>
     </>
@@ -122,13 +138,14 @@ export function WebhookFormPage(props: {
   problem: FormProblem | null;
 }) {
   const { endpoint } = props;
+  const { t } = useT();
   return (
     <>
       <PageHeader
-        title={endpoint ? "Edit endpoint" : "Add a webhook endpoint"}
+        title={t(endpoint ? "panel.webhooks.editTitle" : "panel.webhooks.addHeading")}
         back={endpoint
-          ? { href: endpointHref(endpoint.public_id), label: "Endpoint" }
-          : { href: WEBHOOKS_HREF, label: "Webhooks" }}
+          ? { href: endpointHref(endpoint.public_id), label: t("panel.webhooks.endpoint") }
+          : { href: WEBHOOKS_HREF, label: t("panel.webhooks.title") }}
       />
       <Card class="card--narrow">
         <EndpointForm

@@ -1,3 +1,4 @@
+import { useT } from "../../../components/panel/i18n.ts";
 import { CsrfField, Field, FormError } from "../../../components/panel/ui.tsx";
 import { type FormProblem, problemFor, problemOfForm } from "../kit/forms.ts";
 
@@ -18,17 +19,18 @@ export function RecoverEventsForm(props: {
   until: string;
   problem: FormProblem | null;
 }) {
+  const { t } = useT();
   return (
     <form method="post" action={props.action} class="form" data-once>
       <CsrfField token={props.csrf} />
-      <p>
-        Queues again every event this endpoint subscribes to that was created in the window, for a
-        receiver that was down or while the endpoint was off. Each keeps its own webhook-id, so a
-        receiver that deduplicates sees nothing twice. Times are UTC, ISO 8601.
-      </p>
+      <p>{t("panel.webhooks.recover.text")}</p>
       <FormError message={problemOfForm(props.problem, ["since", "until"])} />
       <div class="grid grid--2">
-        <Field name="since" label="From" error={problemFor(props.problem, "since")}>
+        <Field
+          name="since"
+          label={t("panel.webhooks.recover.from")}
+          error={problemFor(props.problem, "since")}
+        >
           {(attrs) => (
             <input
               {...attrs}
@@ -41,14 +43,23 @@ export function RecoverEventsForm(props: {
         </Field>
         <Field
           name="until"
-          label="Until"
-          hint="Empty: now."
+          label={t("panel.webhooks.recover.until")}
+          hint={t("panel.webhooks.recover.untilHint")}
           error={problemFor(props.problem, "until")}
         >
-          {(attrs) => <input {...attrs} type="text" placeholder="now" value={props.until} />}
+          {(attrs) => (
+            <input
+              {...attrs}
+              type="text"
+              placeholder={t("panel.webhooks.recover.now")}
+              value={props.until}
+            />
+          )}
         </Field>
       </div>
-      <button type="submit" class="button button--secondary">Recover events</button>
+      <button type="submit" class="button button--secondary">
+        {t("panel.webhooks.recover.submit")}
+      </button>
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { h } from "preact";
 import type { WebhookEndpointRow } from "../../../db/schema.ts";
 import type { Services } from "../../../lib/context.ts";
 import { loadWebhookEndpointView } from "../../../lib/panel/webhooks.ts";
-import { orgCtx, type PanelContext } from "../kit/context.ts";
+import { orgCtx, type PanelContext, translatorOf } from "../kit/context.ts";
 import { type Form, type FormProblem, noticeOf } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { type EndpointPageExtras, WebhookEndpointPage } from "./endpoint_page.tsx";
@@ -11,21 +11,20 @@ import { isIsoTime } from "./recover_form.tsx";
 
 /** What an action's redirect may ask a webhooks page to say. */
 export const NOTICES = {
-  created: "Endpoint added. Send a test event to check your handler.",
-  saved: "Changes saved.",
-  enabled: "Endpoint enabled: it receives events recorded from now on. Recover the events of " +
-    "the time it was off below.",
-  recovered: "Events queued again; their deliveries appear in the log marked recovery.",
-  disabled: "Endpoint disabled: nothing is sent to it and pending deliveries were canceled.",
-  deleted: "Endpoint deleted.",
-  test: "webhook.test is on its way; its delivery appears below in a moment.",
-  resent: "Delivery queued again. The receiver sees the same webhook-id as before.",
+  created: "panel.webhooks.notice.created",
+  saved: "panel.webhooks.notice.saved",
+  enabled: "panel.webhooks.notice.enabled",
+  recovered: "panel.webhooks.notice.recovered",
+  disabled: "panel.webhooks.notice.disabled",
+  deleted: "panel.webhooks.notice.deleted",
+  test: "panel.webhooks.notice.test",
+  resent: "panel.webhooks.notice.resent",
 } as const;
 
 /** The list of endpoints. */
 export function renderList(services: Services, c: PanelContext, endpoints: WebhookEndpointRow[]) {
   return renderPanel(services, c, {
-    title: "Webhooks",
+    title: translatorOf(c).t("panel.webhooks.title"),
     current: "webhooks",
     body: h(WebhookListPage, {
       environment: services.environment,
@@ -44,7 +43,7 @@ export function renderForm(
   problem: FormProblem | null,
 ) {
   return renderPanel(services, c, {
-    title: endpoint ? "Edit endpoint" : "Add endpoint",
+    title: translatorOf(c).t(endpoint ? "panel.webhooks.editTitle" : "panel.webhooks.addTitle"),
     current: "webhooks",
     status: problem?.status,
     body: h(WebhookFormPage, {

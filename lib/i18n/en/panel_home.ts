@@ -1,0 +1,70 @@
+/** The panel's home page and its go-live checklist. */
+export const panelHome = {
+  "panel.home.welcome": "Your password is set. Welcome to Paystead.",
+  "panel.home.joined": "You joined the organisation. Welcome.",
+  "panel.chart.title":
+    "Payment volume in {currency} and success rate per day, last {days, plural, one {# day} other {# days}}",
+  "panel.chart.noDecided": "no decided payments",
+  "panel.chart.succeeded": "{percent}% succeeded",
+  "panel.chart.volumeKey": "Volume ({currency}, succeeded)",
+  "panel.chart.rateKey": "Success rate",
+  "panel.chart.table": "Payments per day",
+  "panel.chart.day": "Day",
+  "panel.chart.volume": "Volume",
+  "panel.chart.succeededCol": "Succeeded",
+  "panel.chart.failedCol": "Failed",
+  "panel.home.noPayments": "No payments in the last {days} days",
+  "panel.home.startText": "Create an offer and share its QR code or payment link.",
+  "panel.home.startTextQuickstart":
+    "Create an offer and share its QR code or payment link, or run the Quick Start to take a test payment in a minute.",
+  "panel.home.createOffer": "Create an offer",
+  "panel.home.openQuickstart": "Open the Quick Start",
+  "panel.home.currency": "Currency",
+  "panel.home.volume": "Volume",
+  "panel.home.volumeHint": "succeeded",
+  "panel.home.succeeded": "Successful payments",
+  "panel.home.rate": "Success rate",
+  "panel.home.rateHint": "of payments that succeeded or failed",
+  "panel.home.failed": "Failed payments",
+  "panel.home.chart": "Volume and success rate",
+  "panel.home.latest": "Latest payments",
+  "panel.home.allPayments": "All payments →",
+  "panel.home.greeting": "Hello, {name}",
+  "panel.home.in.sandbox": "{org} in the sandbox, last {days} days (UTC).",
+  "panel.home.in.production": "{org} in production, last {days} days (UTC).",
+  "panel.goLive.title": "Go live",
+  "panel.goLive.paid": "Payments have started; finish these steps so that none goes unnoticed:",
+  "panel.goLive.empty":
+    "No payments in the last {days} days. Before your customers pay here, check these steps:",
+  "panel.goLive.step": "Step {number}:",
+  "panel.goLive.stepDone": "Step {number} (done):",
+  "panel.goLive.provider": "Payment provider",
+  "panel.goLive.providerNever": "No successful call since this process started.",
+  "panel.goLive.providerLast": "Last successful call {at}.",
+  "panel.goLive.providerLink": "Provider status",
+  "panel.goLive.test": "Test the PayU connection",
+  "panel.goLive.testOk": "PayU answered",
+  "panel.goLive.testOkText":
+    "{url} issued an OAuth token valid for {seconds} seconds: the POS''s credentials work.",
+  "panel.goLive.testFailed": "PayU did not issue a token",
+  "panel.goLive.key": "Production API key",
+  "panel.goLive.keyNone": "No production API key yet: your server needs one to create payments.",
+  "panel.goLive.keys": "{count, plural, one {# production key} other {# production keys}} in use.",
+  "panel.goLive.keyLink": "API keys",
+  "panel.goLive.webhook": "Webhook endpoint",
+  "panel.goLive.webhookNone":
+    "No webhook endpoint yet: add one so your server hears when a payment succeeds.",
+  "panel.goLive.webhooks":
+    "{count, plural, one {# endpoint receives} other {# endpoints receive}} events.",
+  "panel.goLive.webhookLink": "Webhooks",
+  "panel.goLive.business": "Business details",
+  "panel.goLive.businessSet":
+    "Customers see your legal name, address and contact on the payment page and in their e-mails.",
+  "panel.goLive.businessNone":
+    "Not set: customers must be told who they pay (legal name, address, NIP, contact) on the payment page and in their e-mails.",
+  "panel.goLive.smtpOn":
+    "Customer e-mails (payment confirmations, refund notices) go out through SMTP_URL.",
+  "panel.goLive.smtpOff":
+    "This production process has no SMTP_URL, so it sends no e-mails: customers get no payment confirmation. Set SMTP_URL and MAIL_FROM and restart.",
+  "panel.goLive.createOffer": "Create an offer",
+} as const;

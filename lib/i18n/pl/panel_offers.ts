@@ -1,0 +1,70 @@
+import type { panelOffers as english } from "../en/panel_offers.ts";
+
+/** Oferty: lista, strona oferty i jej formularz. */
+export const panelOffers: { readonly [K in keyof typeof english]: string } = {
+  "panel.offers.created": "Oferta została utworzona. Udostępnij jej kod QR lub link do płatności.",
+  "panel.offers.saved": "Zmiany zostały zapisane.",
+  "panel.offers.title": "Oferty",
+  "panel.offers.newTitle": "Nowa oferta",
+  "panel.offers.oneTime": "Jednorazowo",
+  "panel.offers.every.DAY": "{count, plural, one {Codziennie} other {Co # dni}}",
+  "panel.offers.every.WEEK":
+    "{count, plural, one {Co tydzień} few {Co # tygodnie} many {Co # tygodni} other {Co # tygodnia}}",
+  "panel.offers.every.MONTH":
+    "{count, plural, one {Co miesiąc} few {Co # miesiące} many {Co # miesięcy} other {Co # miesiąca}}",
+  "panel.offers.every.YEAR":
+    "{count, plural, one {Co rok} few {Co # lata} many {Co # lat} other {Co # roku}}",
+  "panel.offers.col.name": "Nazwa",
+  "panel.offers.col.price": "Cena",
+  "panel.offers.col.billing": "Rozliczenie",
+  "panel.offers.col.status": "Status",
+  "panel.offers.col.created": "Utworzono",
+  "panel.offers.description":
+    "To, za co płacą klienci. Każda oferta ma kod QR i link do płatności.",
+  "panel.offers.new": "Nowa oferta",
+  "panel.offers.show": "Pokaż",
+  "panel.offers.all": "Wszystkie",
+  "panel.offers.active": "Aktywne",
+  "panel.offers.inactive": "Nieaktywne",
+  "panel.offers.none": "Nie ma tu jeszcze ofert",
+  "panel.offers.createFirst": "Utwórz pierwszą ofertę",
+  "panel.offers.orApi": " lub użyj API: {call}.",
+  "panel.offers.older": "Starsze oferty →",
+  "panel.offers.share": "Udostępnianie",
+  "panel.offers.qrAlt": "Kod QR otwierający stronę płatności oferty {name}",
+  "panel.offers.payLink": "Link do płatności (otwiera go kod QR)",
+  "panel.offers.shareText":
+    "Każde otwarcie rozpoczyna nową płatność na kwotę {amount}; wydrukuj kod przy kasie lub wyślij link.",
+  "panel.offers.downloadSvg": "Pobierz SVG",
+  "panel.offers.downloadPng": "Pobierz PNG",
+  "panel.offers.latest": "Ostatnie płatności",
+  "panel.offers.allPayments": "Wszystkie płatności tej oferty →",
+  "panel.offers.noPayments": "Brak płatności",
+  "panel.offers.latestCaption": "Ostatnie płatności tej oferty",
+  "panel.offers.edit": "Edycja",
+  "panel.offers.details": "Szczegóły",
+  "panel.offers.form.name": "Nazwa",
+  "panel.offers.form.nameHint": "Nazwa widoczna dla klienta na stronie płatności.",
+  "panel.offers.form.price": "Cena",
+  "panel.offers.form.currency": "Waluta",
+  "panel.offers.form.common": "Popularne",
+  "panel.offers.form.allCurrencies": "Wszystkie",
+  "panel.offers.form.billing": "Rozliczenie",
+  "panel.offers.form.charge": "Pobieraj opłatę",
+  "panel.offers.form.once": "Jednorazowo",
+  "panel.offers.form.subscription": "{every} (subskrypcja)",
+  "panel.offers.form.intervalCount": "Co ile okresów",
+  "panel.offers.form.intervalHint": "Dla subskrypcji: 3 i „miesiąc” oznacza opłatę co 3 miesiące.",
+  "panel.offers.form.fixed":
+    "Ceny i rozliczenia nie można zmienić, gdy klienci już płacą; dla nowej ceny utwórz nową ofertę.",
+  "panel.offers.form.description": "Opis (opcjonalnie)",
+  "panel.offers.form.metadata": "Metadane (opcjonalnie)",
+  "panel.offers.form.metadataHint":
+    "Jedna para klucz=wartość w wierszu, dla Twoich systemów; do 50 kluczy. Klienci ich nie widzą.",
+  "panel.offers.form.active": "Aktywna",
+  "panel.offers.form.activeHint":
+    "Nieaktywna oferta nie przyjmuje nowych płatności; jej kod QR informuje, że nie jest już dostępna.",
+  "panel.offers.form.create": "Utwórz ofertę",
+  "panel.offers.form.save": "Zapisz zmiany",
+  "panel.offers.form.cancel": "Anuluj",
+};
