@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { findUserByEmail } from "../db/users.ts";
-import { CATALOGUES } from "../lib/i18n/mod.ts";
-import { createTestOffer } from "./support/helpers.ts";
+import { CATALOGUES, translator } from "../lib/i18n/mod.ts";
+import { translateError } from "../lib/panel/error_text.ts";
+import { LinkOnlyProvider } from "./support/billing_helpers.ts";
+import { createTestOffer, createTestPayment } from "./support/helpers.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
 
 const POLISH = { "accept-language": "pl-PL,pl;q=0.9,en;q=0.8" };
@@ -201,6 +203,149 @@ Deno.test("[panel language] no panel page rendered in Polish carries a sentence 
   } finally {
     await app.close();
   }
+});
+
+/** The English catalogue's sentences found on `paths`, rendered in Polish, as `path: sentence`. */
+async function englishOn(agent: PanelAgent, paths: string[]): Promise<string[]> {
+  const fragments = englishFragments();
+  const found: string[] = [];
+  for (const path of paths) {
+    const html = (await (await agent.get(path, POLISH)).text()).replace(/&quot;/g, '"');
+    const text = pageText(html);
+    for (const fragment of fragments) {
+      if (text.includes(fragment) || html.includes(fragment)) found.push(`${path}: ${fragment}`);
+    }
+  }
+  return found;
+}
+
+Deno.test("[panel language] a payment's customer e-mails and its subscription's renewal by link are Polish", async () => {
+  const { t: app, agent } = await signedInApp({ role: "OWNER", provider: new LinkOnlyProvider() });
+  try {
+    const offer = await createTestOffer(app, { name: "Kawa", recurring: { interval: "MONTH" } });
+    const first = await createTestPayment(app, offer.qrId, {
+      customer: { email: "ada@example.com" },
+    });
+    await app.request("POST", `/api/v1/payments/${first.paymentId}/complete`, { code: "777123" });
+    const refund = await app.request("POST", `/api/v1/payments/${first.paymentId}/refunds`, {
+      amount: 100,
+    });
+    assert.equal(refund.status, 201);
+    for (const days of [27, 3]) {
+      assert.equal(
+        (await app.request("POST", "/api/v1/sandbox/clock/advance", { days })).status,
+        200,
+      );
+      for (let round = 0; round < 3; round++) {
+        await app.services.scheduler.runDue();
+        await app.emails.idle();
+      }
+    }
+    const [subscription] = (await (await app.request("GET", "/api/v1/subscriptions")).json()).data;
+    const link = subscription.renewalPaymentId;
+    assert.match(link, /^pay_\w{24}$/);
+    const page = pageText(
+      await (await agent.get(`/panel/payments/${first.paymentId}`, POLISH)).text(),
+    );
+    assert.ok(
+      page.includes(
+        "E-maile do klienta E-maile wysłane do klienta E-mail Status Próby Ostatni błąd Akcja " +
+          "Potwierdzenie płatności do ada@example.com",
+      ),
+      page,
+    );
+    assert.ok(page.includes("Wysłano do skrzynki sandboxa 1 —"), page);
+    assert.ok(page.includes("Powiadomienie o zwrocie do ada@example.com"), page);
+    assert.ok(page.includes("Wyślij ponownie"), page);
+    assert.ok(page.includes("Wysłać ten e-mail ponownie do ada@example.com?"), page);
+    assert.match(
+      page,
+      new RegExp(
+        `Następny krok odnowienia .* Odnowienie przez link do płatności Płatność za odnowienie ` +
+          `${link} Oczekuje Link do płatności http://sandbox\\.test/pay/${link} Do opłacenia do .* ` +
+          "E-maile Powiadomienie o odnowieniu do ada@example\\.com: Wysłano, dodano do kolejki .* " +
+          "Przypomnienie o odnowieniu do ada@example\\.com: Wysłano, dodano do kolejki ",
+      ),
+    );
+    assert.deepEqual(
+      await englishOn(agent, [`/panel/payments/${first.paymentId}`, `/panel/payments/${link}`]),
+      [],
+    );
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[panel language] a customer e-mail production could not send says why in Polish", async () => {
+  const { t: app, agent } = await signedInApp({ role: "OWNER", environment: "production" });
+  try {
+    const { qrId } = await createTestOffer(app);
+    const { paymentId } = await createTestPayment(app, qrId, {
+      customer: { email: "jan@example.com" },
+    });
+    const code = await app.app.request(`/pay/${paymentId}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "sec-fetch-site": "same-origin",
+      },
+      body: JSON.stringify({ code: "777123" }),
+    });
+    assert.equal(code.status, 200);
+    await app.payu!.idle();
+    await app.services.scheduler.runDue();
+    await app.payu!.idle();
+    const page = pageText(await (await agent.get(`/panel/payments/${paymentId}`, POLISH)).text());
+    assert.ok(
+      page.includes(
+        "Nie wysłano 0 Nie wysłano: ten proces produkcyjny nie ma ustawionej zmiennej SMTP_URL",
+      ),
+      page,
+    );
+    const rows = await app.store.db.selectFrom("customer_emails").select("public_id").execute();
+    const resend = await agent.post(
+      `/panel/payments/${paymentId}/emails/${rows[0].public_id}/resend`,
+      {},
+      { headers: POLISH },
+    );
+    assert.equal(resend.status, 409);
+    assert.ok(
+      pageText(await resend.text()).includes(
+        "Nie wysłano: ten proces produkcyjny nie ma ustawionej zmiennej SMTP_URL",
+      ),
+    );
+    assert.deepEqual(await englishOn(agent, [`/panel/payments/${paymentId}`]), []);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[panel language] why a customer e-mail was not sent is said in Polish where it is known", () => {
+  const pl = translator("pl");
+  const cases: [string, string][] = [
+    [
+      "The server answered: 550 5.1.1 <jan@example.com>: Recipient address rejected",
+      "Odpowiedź serwera: 550 5.1.1 <jan@example.com>: Recipient address rejected",
+    ],
+    ["No attempts left.", "Wykorzystano wszystkie próby."],
+    [
+      "No result was recorded: the process sending this e-mail stopped during the attempt. " +
+      "It is sent again with the same Message-ID.",
+      "Nie zapisano wyniku: proces wysyłający ten e-mail zatrzymał się w trakcie próby. " +
+      "E-mail zostanie wysłany ponownie z tym samym Message-ID.",
+    ],
+    [
+      "The e-mail 'em_abc' is still being sent (attempt 2); wait for it.",
+      "E-mail 'em_abc' jest jeszcze wysyłany (próba 2); poczekaj na jej wynik.",
+    ],
+    // What went wrong reaching the server stays as the mail library said it.
+    [
+      "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:25",
+      "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:25",
+    ],
+  ];
+  for (const [english, polish] of cases) assert.equal(translateError(pl, english), polish);
 });
 
 Deno.test("[panel language] a page refused for the role says so in Polish, roles included", async () => {

@@ -96,6 +96,21 @@ const PATTERNS: readonly (readonly [RegExp, MessageKey])[] = [
   ],
   [/^Choose the configuration file to import\.$/, "panel.error.configFile"],
   [/^This form is larger than any panel form can be\.$/, "panel.error.bodyTooLarge"],
+  [
+    /^Not sent: this production process has no SMTP_URL, so it sends no e-mails\./,
+    "panel.error.noSmtp",
+  ],
+  [
+    /^The e-mail '(?<id>[^']+)' is still being sent \(attempt (?<attempt>\d+)\); wait for it\.$/,
+    "panel.error.emailSending",
+  ],
+  // Why a customer e-mail was not sent (its last error), as the e-mail sender records it.
+  [
+    /^No result was recorded: the process sending this e-mail stopped/,
+    "panel.emails.reason.lostAttempt",
+  ],
+  [/^No attempts left\.$/, "panel.emails.reason.noAttemptsLeft"],
+  [/^The server answered: (?<answer>[\s\S]*)$/, "panel.emails.reason.serverAnswered"],
 ];
 
 const ROLES = ["OWNER", "ADMIN", "MEMBER"] as const;

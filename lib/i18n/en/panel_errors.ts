@@ -82,4 +82,8 @@ export const panelErrors = {
   "panel.error.rolesOf.ADMIN": "admins",
   "panel.error.rolesOf.MEMBER": "members",
   "panel.error.and": "{first} and {second}",
+  "panel.error.noSmtp":
+    "Not sent: this production process has no SMTP_URL, so it sends no e-mails. Set SMTP_URL and MAIL_FROM, restart, then resend.",
+  "panel.error.emailSending":
+    "The e-mail ''{id}'' is still being sent (attempt {attempt}); wait for it.",
 } as const;

@@ -83,4 +83,8 @@ export const panelErrors: { readonly [K in keyof typeof english]: string } = {
   "panel.error.rolesOf.ADMIN": "administratorów",
   "panel.error.rolesOf.MEMBER": "członków zespołu",
   "panel.error.and": "{first} i {second}",
+  "panel.error.noSmtp":
+    "Nie wysłano: ten proces produkcyjny nie ma ustawionej zmiennej SMTP_URL, więc nie wysyła e-maili. Ustaw SMTP_URL i MAIL_FROM, uruchom serwer ponownie, a potem wyślij e-mail ponownie.",
+  "panel.error.emailSending":
+    "E-mail ''{id}'' jest jeszcze wysyłany (próba {attempt}); poczekaj na jej wynik.",
 };

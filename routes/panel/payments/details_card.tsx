@@ -8,8 +8,16 @@ import {
   Facts,
   Money,
 } from "../../../components/panel/ui.tsx";
+import type { MessageKey } from "../../../lib/i18n/mod.ts";
 import type { PaymentView } from "../../../lib/panel/payments.ts";
 import { SANDBOX_TEST_CODES } from "../../../lib/providers/sandbox.ts";
+
+/** What each sandbox test code does to a payment, in the page's language. */
+const SIMULATED_RESULTS: Record<(typeof SANDBOX_TEST_CODES)[number]["result"], MessageKey> = {
+  SUCCEEDED: "panel.emails.simulate.SUCCEEDED",
+  FAILED: "panel.emails.simulate.FAILED",
+  "PROCESSING, then FAILED": "panel.emails.simulate.PROCESSING_FAILED",
+};
 
 /** Plays the customer of a sandbox payment with one of the test codes. */
 function SimulateCustomer(props: { action: string; csrf: string }) {
@@ -25,7 +33,7 @@ function SimulateCustomer(props: { action: string; csrf: string }) {
         <select id="simulate-code" name="code">
           {SANDBOX_TEST_CODES.map((entry) => (
             <option value={entry.example}>
-              {entry.example} → {entry.result}
+              {entry.example} → {t(SIMULATED_RESULTS[entry.result])}
               {entry.failureCode ? ` (${entry.failureCode})` : ""}
             </option>
           ))}

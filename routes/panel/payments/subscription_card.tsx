@@ -1,4 +1,4 @@
-import { useT } from "../../../components/panel/i18n.ts";
+import { rich, useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   ConfirmAction,
@@ -10,17 +10,27 @@ import {
   StatusBadge,
 } from "../../../components/panel/ui.tsx";
 import type { CustomerEmailRow } from "../../../db/schema.ts";
+import type { MessageKey } from "../../../lib/i18n/mod.ts";
 import type { RenewalLinkView } from "../../../lib/panel/payments.ts";
 import type { SubscriptionRecord } from "../../../lib/subscriptions/mod.ts";
-import { KIND_LABELS, STATUS_LABELS } from "./emails_card.tsx";
+import { emailErrorText, emailKindText, emailStatusText } from "./emails_card.tsx";
 
 function RenewalEmail(props: { email: CustomerEmailRow }) {
   const { email } = props;
+  const tr = useT();
   return (
     <li>
-      {KIND_LABELS[email.kind] ?? email.kind} to {email.recipient}:{" "}
-      {STATUS_LABELS[email.status] ?? email.status}, queued <DateTime at={email.created_at} />
-      {email.last_error && <span class="muted small">({email.last_error})</span>}
+      {rich(tr, "panel.emails.renewal.email", { at: <DateTime at={email.created_at} /> }, {
+        kind: emailKindText(tr, email.kind),
+        recipient: email.recipient,
+        status: emailStatusText(tr, email.status),
+      })}
+      {email.last_error && (
+        <>
+          {" "}
+          <span class="muted small">({emailErrorText(tr, email.last_error)})</span>
+        </>
+      )}
     </li>
   );
 }
@@ -30,10 +40,11 @@ function RenewalEmail(props: { email: CustomerEmailRow }) {
  * about it (a renewal that is not paid is easiest to chase from here).
  */
 function RenewalLinks(props: { renewals: RenewalLinkView[] }) {
+  const { t } = useT();
   if (props.renewals.length === 0) return null;
   return (
     <div class="stack" id="renewal-links">
-      <h3>Renewal by pay link</h3>
+      <h3>{t("panel.emails.renewal.heading")}</h3>
       {props.renewals.map((renewal) => (
         <div
           key={renewal.paymentId}
@@ -41,21 +52,21 @@ function RenewalLinks(props: { renewals: RenewalLinkView[] }) {
           id={`renewal-${renewal.paymentId}`}
         >
           <Facts>
-            <Fact label="Renewal payment">
+            <Fact label={t("panel.emails.renewal.payment")}>
               <a href={`/panel/payments/${renewal.paymentId}`}>
                 <Id>{renewal.paymentId}</Id>
               </a>{" "}
               <StatusBadge status={renewal.status} />
             </Fact>
-            <Fact label="Pay link">
+            <Fact label={t("panel.emails.renewal.link")}>
               <a href={renewal.url}>{renewal.url}</a>
             </Fact>
-            <Fact label="Payable until">
+            <Fact label={t("panel.emails.renewal.payableUntil")}>
               <DateTime at={renewal.expiresAt} />
             </Fact>
-            <Fact label="E-mails">
+            <Fact label={t("panel.emails.renewal.emails")}>
               {renewal.emails.length === 0
-                ? <span class="muted">none (the customer has no e-mail address)</span>
+                ? <span class="muted">{t("panel.emails.renewal.noEmails")}</span>
                 : (
                   <ul class="plain-list">
                     {renewal.emails.map((email) => (
@@ -70,6 +81,12 @@ function RenewalLinks(props: { renewals: RenewalLinkView[] }) {
     </div>
   );
 }
+
+/** Why a subscription was canceled, in the page's language (an unknown reason as stored). */
+const CANCELLATION_REASONS: Record<string, MessageKey> = {
+  requested: "panel.emails.cancellation.requested",
+  renewal_failed: "panel.emails.cancellation.renewal_failed",
+};
 
 /** The subscription a payment started, and for those who may, ending it. */
 export function SubscriptionCard(
@@ -120,7 +137,14 @@ export function SubscriptionCard(
         )}
         {canceled && (
           <Fact label={t("panel.subscription.canceled")}>
-            <DateTime at={subscription.canceled_at} /> ({subscription.cancellation_reason})
+            <DateTime at={subscription.canceled_at} />
+            {subscription.cancellation_reason !== null && (
+              <>
+                {" "}({CANCELLATION_REASONS[subscription.cancellation_reason]
+                  ? t(CANCELLATION_REASONS[subscription.cancellation_reason])
+                  : subscription.cancellation_reason})
+              </>
+            )}
           </Fact>
         )}
       </Facts>

@@ -1,0 +1,46 @@
+/**
+ * A payment's customer e-mails (the "Customer e-mails" card and the subscription card's renewals
+ * by pay link), and the few words of the payment page the merge left in English.
+ */
+export const panelEmails = {
+  "panel.emails.title": "Customer e-mails",
+  "panel.emails.none":
+    "None. A confirmation is sent when a payment with the customer''s e-mail address succeeds, and a notice when a refund does.",
+  "panel.emails.caption": "E-mails sent to the customer",
+  "panel.emails.col.email": "E-mail",
+  "panel.emails.col.status": "Status",
+  "panel.emails.col.attempts": "Attempts",
+  "panel.emails.col.lastError": "Last error",
+  "panel.emails.col.action": "Action",
+  "panel.emails.kind.PAYMENT_CONFIRMATION": "Payment confirmation",
+  "panel.emails.kind.REFUND_NOTICE": "Refund notice",
+  "panel.emails.kind.RENEWAL_NOTICE": "Renewal notice",
+  "panel.emails.kind.RENEWAL_REMINDER": "Renewal reminder",
+  "panel.emails.status.PENDING": "Sending",
+  "panel.emails.status.SENT": "Sent",
+  "panel.emails.status.FAILED": "Failed",
+  "panel.emails.status.SKIPPED": "Not sent",
+  "panel.emails.to": "{kind} to {recipient}",
+  "panel.emails.resent": "(resent)",
+  "panel.emails.viaMailbox": "to the sandbox mailbox",
+  "panel.emails.viaSmtp": "through SMTP",
+  "panel.emails.resend": "Resend",
+  "panel.emails.resendConfirm": "Send it again",
+  "panel.emails.resendText": "Send this e-mail to {recipient} again, as a new message?",
+  "panel.emails.reason.lostAttempt":
+    "No result was recorded: the process sending this e-mail stopped during the attempt. It is sent again with the same Message-ID.",
+  "panel.emails.reason.noAttemptsLeft": "No attempts left.",
+  "panel.emails.reason.serverAnswered": "The server answered: {answer}",
+  "panel.emails.renewal.heading": "Renewal by pay link",
+  "panel.emails.renewal.payment": "Renewal payment",
+  "panel.emails.renewal.link": "Pay link",
+  "panel.emails.renewal.payableUntil": "Payable until",
+  "panel.emails.renewal.emails": "E-mails",
+  "panel.emails.renewal.noEmails": "none (the customer has no e-mail address)",
+  "panel.emails.renewal.email": "{kind} to {recipient}: {status}, queued {at}",
+  "panel.emails.cancellation.requested": "requested",
+  "panel.emails.cancellation.renewal_failed": "a renewal failed",
+  "panel.emails.simulate.SUCCEEDED": "SUCCEEDED",
+  "panel.emails.simulate.FAILED": "FAILED",
+  "panel.emails.simulate.PROCESSING_FAILED": "PROCESSING, then FAILED",
+} as const;

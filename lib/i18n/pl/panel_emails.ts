@@ -1,0 +1,46 @@
+import type { panelEmails as english } from "../en/panel_emails.ts";
+
+/** E-maile do klienta przy płatności i odnowienia subskrypcji przez link do płatności. */
+export const panelEmails: { readonly [K in keyof typeof english]: string } = {
+  "panel.emails.title": "E-maile do klienta",
+  "panel.emails.none":
+    "Brak. Potwierdzenie jest wysyłane, gdy płatność z adresem e-mail klienta zakończy się powodzeniem, a powiadomienie – gdy zostanie zrealizowany zwrot.",
+  "panel.emails.caption": "E-maile wysłane do klienta",
+  "panel.emails.col.email": "E-mail",
+  "panel.emails.col.status": "Status",
+  "panel.emails.col.attempts": "Próby",
+  "panel.emails.col.lastError": "Ostatni błąd",
+  "panel.emails.col.action": "Akcja",
+  "panel.emails.kind.PAYMENT_CONFIRMATION": "Potwierdzenie płatności",
+  "panel.emails.kind.REFUND_NOTICE": "Powiadomienie o zwrocie",
+  "panel.emails.kind.RENEWAL_NOTICE": "Powiadomienie o odnowieniu",
+  "panel.emails.kind.RENEWAL_REMINDER": "Przypomnienie o odnowieniu",
+  "panel.emails.status.PENDING": "Wysyłanie",
+  "panel.emails.status.SENT": "Wysłano",
+  "panel.emails.status.FAILED": "Błąd wysyłki",
+  "panel.emails.status.SKIPPED": "Nie wysłano",
+  "panel.emails.to": "{kind} do {recipient}",
+  "panel.emails.resent": "(wysłany ponownie)",
+  "panel.emails.viaMailbox": "do skrzynki sandboxa",
+  "panel.emails.viaSmtp": "przez SMTP",
+  "panel.emails.resend": "Wyślij ponownie",
+  "panel.emails.resendConfirm": "Tak, wyślij ponownie",
+  "panel.emails.resendText":
+    "Wysłać ten e-mail ponownie do {recipient}? Zostanie wysłany jako nowa wiadomość.",
+  "panel.emails.reason.lostAttempt":
+    "Nie zapisano wyniku: proces wysyłający ten e-mail zatrzymał się w trakcie próby. E-mail zostanie wysłany ponownie z tym samym Message-ID.",
+  "panel.emails.reason.noAttemptsLeft": "Wykorzystano wszystkie próby.",
+  "panel.emails.reason.serverAnswered": "Odpowiedź serwera: {answer}",
+  "panel.emails.renewal.heading": "Odnowienie przez link do płatności",
+  "panel.emails.renewal.payment": "Płatność za odnowienie",
+  "panel.emails.renewal.link": "Link do płatności",
+  "panel.emails.renewal.payableUntil": "Do opłacenia do",
+  "panel.emails.renewal.emails": "E-maile",
+  "panel.emails.renewal.noEmails": "brak (klient nie podał adresu e-mail)",
+  "panel.emails.renewal.email": "{kind} do {recipient}: {status}, dodano do kolejki {at}",
+  "panel.emails.cancellation.requested": "na żądanie",
+  "panel.emails.cancellation.renewal_failed": "nieudane odnowienie",
+  "panel.emails.simulate.SUCCEEDED": "opłacona",
+  "panel.emails.simulate.FAILED": "nieudana",
+  "panel.emails.simulate.PROCESSING_FAILED": "w toku, potem nieudana",
+};
