@@ -55,7 +55,7 @@ Commands:
   version                           print the version
   config export --org S [--out FILE]
                                     offers, webhook endpoints and checkout settings as JSON
-  config import --org S --file FILE [--dry-run] [--allow-other-org]
+  config import --org S --file FILE [--dry-run] [--allow-other-org] [--skip-refused]
                                     apply an exported file; safe to run twice
   fake-payu [--port N] [--notify-delay D] ...
                                     a fake PayU for trying production locally (--help)
@@ -93,6 +93,7 @@ const OPTIONS = {
   file: { type: "string" },
   "dry-run": { type: "boolean" },
   "allow-other-org": { type: "boolean" },
+  "skip-refused": { type: "boolean" },
 } as const;
 
 type Options = ReturnType<
@@ -177,6 +178,13 @@ async function configImport(options: Options, config: Config): Promise<number> {
     if (options["dry-run"]) {
       console.log("Dry run: nothing was written.");
       return 0;
+    }
+    const refused = plan.items.filter((item) => item.refusal !== null).length;
+    if (refused > 0 && !options["skip-refused"]) {
+      throw new ApiError(
+        "parameter_invalid",
+        `${refused} of the changes would be refused in ${config.environment} (marked REFUSED above); nothing was written. Fix them in the file, or pass --skip-refused to import the rest.`,
+      );
     }
     console.log(describeResult(await applyImport(ctx, file, importOptions)));
     return 0;

@@ -11,13 +11,19 @@ class Owner {
   cookie = "";
   constructor(readonly server: ChildServer) {}
 
-  async post(path: string, form: Record<string, string | File>, multipart = false) {
+  async post(
+    path: string,
+    form: Record<string, string | File>,
+    multipart = false,
+    whole?: FormData,
+  ) {
     const csrf = csrfTokenOf(this.cookie.split("=")[1] ?? "");
     const fields = { ...(this.cookie && { _csrf: csrf }), ...form };
     let body: FormData | URLSearchParams;
     if (multipart) {
-      body = new FormData();
-      for (const [name, value] of Object.entries(fields)) body.append(name, value);
+      body = whole ?? new FormData();
+      if (whole && this.cookie) body.append("_csrf", csrf);
+      if (!whole) { for (const [name, value] of Object.entries(fields)) body.append(name, value); }
     } else body = new URLSearchParams(fields as Record<string, string>);
     const response = await fetch(this.server.url + path, {
       method: "POST",
@@ -40,8 +46,14 @@ class Owner {
     return await this.post(`${TRANSFER}/plan`, { file }, true);
   }
 
-  async apply(text: string) {
-    return await this.post(`${TRANSFER}/apply`, { config: text }, true);
+  /** Confirms a reviewed plan with the items its review ticked (`include`). */
+  async apply(text: string, review?: string) {
+    const form = new FormData();
+    form.append("config", text);
+    for (const [, key] of (review ?? "").matchAll(/name="include" value="([^"]+)"/g)) {
+      form.append("include", key);
+    }
+    return await this.post(`${TRANSFER}/apply`, {}, true, form);
   }
 }
 
@@ -99,8 +111,9 @@ Deno.test("[config] an import stores nothing the API would refuse; the panel tak
     assert.ok(first.length > 128 * 1024);
     const plan = await owner.upload(first);
     assert.equal(plan.status, 200, plan.html.slice(0, 500));
-    assert.match(plan.html, /Import 5 changes/);
-    assert.equal((await owner.apply(first)).status, 200);
+    assert.match(plan.html, /Import the ticked changes/);
+    assert.equal(plan.html.match(/name="include"/g)?.length, 5);
+    assert.equal((await owner.apply(first, plan.html)).status, 200);
     const list = await (await fetch(`${server.url}/api/v1/qr?limit=100`, {
       headers: { authorization: `Bearer ${apiKey}` },
     })).json();

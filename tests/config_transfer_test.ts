@@ -9,6 +9,7 @@ import { applyImport, planImport } from "../lib/config_transfer/import.ts";
 import { orgContext } from "../lib/context.ts";
 import type { ApiError } from "../lib/errors.ts";
 import { makeTestApp } from "./support/helpers.ts";
+import { pageText, signedInApp } from "./support/panel_helpers.ts";
 import { createApp } from "../routes/app.ts";
 import { silentLogger } from "../lib/log.ts";
 import { closeDatabases, openDatabases } from "../server.ts";
@@ -235,8 +236,8 @@ Deno.test("[config] a malformed, tampered, newer or other organisation's file ch
       other.stderr,
       "Error: This file holds the configuration of 'shop', not 'other'; import it there, or allow another organisation's file explicitly.",
     );
-    // Production's rules apply: an http:// webhook URL is refused after the offers were written
-    // in the same transaction, and they are rolled back with it.
+    // Production's rules apply: the plan marks the http:// webhook URL as refused, with why, and
+    // the import writes nothing unless told to leave the refused item out.
     const body = await parseConfig(text);
     body.webhookEndpoints[0].url = "http://1.1.1.1/paystead";
     const insecure = `${dataDir}/insecure.json`;
@@ -246,7 +247,14 @@ Deno.test("[config] a malformed, tampered, newer or other organisation's file ch
       production,
     );
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^Error: 'url': .*https/);
+    assert.match(
+      refused.stdout,
+      /\n {2}REFUSED: create webhook endpoint http:\/\/1\.1\.1\.1\/paystead \(payment\.\*\) with a new signing secret\n {4}\(production refuses it: 'url': .*https/,
+    );
+    assert.equal(
+      refused.stderr,
+      "Error: 1 of the changes would be refused in production (marked REFUSED above); nothing was written. Fix them in the file, or pass --skip-refused to import the rest.",
+    );
     assert.deepEqual(await productionRows(dataDir), {
       offers: [],
       endpoints: [],
@@ -259,6 +267,19 @@ Deno.test("[config] a malformed, tampered, newer or other organisation's file ch
     );
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.equal((await productionRows(dataDir)).offers.length, 2);
+    // Told to, the import takes everything else and names what it left out.
+    const skipped = await runCli(
+      ["config", "import", "--org", "shop", "--file", insecure, "--skip-refused"],
+      production,
+    );
+    assert.equal(skipped.code, 0, skipped.stderr);
+    assert.match(
+      skipped.stdout,
+      /\nLeft out: create webhook endpoint http:\/\/1\.1\.1\.1\/paystead \(payment\.\*\) with a new signing secret\n/,
+    );
+    const rows = await productionRows(dataDir);
+    assert.equal(rows.offers.length, 4);
+    assert.equal(rows.endpoints.length, 1);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
@@ -287,7 +308,7 @@ Deno.test("[config] a later export updates what an import made; a new price is r
     });
     assert.equal(renamed.status, 200);
     const plan = await planImport(target, await exportFrom(), options);
-    assert.deepEqual(plan.items.map(describeItem), [
+    assert.deepEqual(plan.items.map((item) => describeItem(item)), [
       `change offer 'Coffee beans' ${imported} (from ${coffee.qrId}): name, active`,
     ]);
     await applyImport(target, await exportFrom(), options);
@@ -330,6 +351,70 @@ Deno.test("[config] a later export updates what an import made; a new price is r
       ) => [offer.name, offer.recurring]),
       [["Monthly box", { interval: "MONTH", intervalCount: 1 }], ["Coffee beans", null]],
     );
+  } finally {
+    await sandbox.close();
+    await production.close();
+  }
+});
+
+Deno.test("[config] the panel's review marks what production refuses and imports only what stays ticked", async () => {
+  const sandbox = await makeTestApp({ plan: "PRO" });
+  const { t: production, agent } = await signedInApp({ plan: "PRO", environment: "production" });
+  try {
+    const coffee = await (await sandbox.request("POST", "/api/v1/qr", {
+      name: "Coffee",
+      amount: 1250,
+      currency: "PLN",
+    })).json();
+    const test = await (await sandbox.request("POST", "/api/v1/qr", {
+      name: "Test offer",
+      amount: 100,
+      currency: "PLN",
+    })).json();
+    await sandbox.request("POST", "/api/v1/webhook-endpoints", {
+      url: "http://localhost:3000/hooks",
+    });
+    const file = await exportConfig(orgContext(sandbox.services, sandbox.orgId), "acme");
+    file.organisation.slug = "acme";
+    const text = await serializeConfig(file);
+    const form = new FormData();
+    form.append("_csrf", agent.csrf);
+    form.append("file", new File([text], "config.json", { type: "application/json" }));
+    const review = await production.app.request("/panel/developers/config-transfer/plan", {
+      method: "POST",
+      headers: {
+        accept: "text/html",
+        "accept-language": "pl-PL",
+        "sec-fetch-site": "same-origin",
+        cookie: [...agent.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
+      },
+      body: form,
+    });
+    assert.equal(review.status, 200);
+    const page = pageText(await review.text());
+    assert.match(page, /utworzy ofertę „Coffee” \(12,50 zł\) dla qr_\w+/);
+    assert.match(
+      page,
+      /utworzy endpoint webhooków http:\/\/localhost:3000\/hooks \(\*\) z nowym sekretem podpisu Pominięte: środowisko produkcyjne tego nie przyjmie\./,
+    );
+    assert.match(page, /Importuj zaznaczone zmiany/);
+
+    // The merchant leaves the test offer out; the refused endpoint cannot be ticked at all.
+    const applied = await agent.post("/panel/developers/config-transfer/apply", {
+      config: text,
+      include: [`offer:${coffee.qrId}`, `endpoint:${file.webhookEndpoints[0].id}`],
+    });
+    assert.equal(applied.status, 200);
+    const result = pageText(await applied.text());
+    assert.match(result, /Imported 1 change\./);
+    assert.match(
+      result,
+      new RegExp(`Left out create offer 'Test offer' \\(PLN 1\\.00\\) for ${test.qrId}`),
+    );
+    const offers = await (await production.request("GET", "/api/v1/qr")).json();
+    assert.deepEqual(offers.data.map((offer: { name: string }) => offer.name), ["Coffee"]);
+    const endpoints = await (await production.request("GET", "/api/v1/webhook-endpoints")).json();
+    assert.equal(endpoints.data.length, 0);
   } finally {
     await sandbox.close();
     await production.close();

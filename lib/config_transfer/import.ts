@@ -10,12 +10,16 @@ import type { OrgContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { createOffer, CreateOfferRequest, updateOffer, UpdateOfferRequest } from "../offers.ts";
 import type { HostResolver } from "../webhooks/address_policy.ts";
-import { createWebhookEndpoint, updateWebhookEndpoint } from "../webhooks/endpoints.ts";
+import {
+  checkEndpointUrl,
+  createWebhookEndpoint,
+  updateWebhookEndpoint,
+} from "../webhooks/endpoints.ts";
 import { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from "../webhooks/schemas.ts";
 import type { ConfigBody, ExportedEndpoint, ExportedOffer } from "./format.ts";
 
 /** One thing an import creates or changes. */
-export type PlanItem =
+type PlanChange =
   | { kind: "offer"; action: "create"; source: ExportedOffer }
   | {
     kind: "offer";
@@ -36,6 +40,13 @@ export type PlanItem =
   }
   | { kind: "checkout"; action: "change"; from: string[]; to: string[] };
 
+/**
+ * One thing an import creates or changes: `key` names it for a selection (`offer:qr_...`,
+ * `endpoint:we_...`, `checkout`); `refusal` says why this environment would refuse it (an http
+ * webhook URL in production, say), null when it would not.
+ */
+export type PlanItem = PlanChange & { key: string; refusal: string | null };
+
 /** What an import would do: the items, and how many objects already match. */
 export interface ImportPlan {
   file: { organisation: string; environment: string; exportedAt: string };
@@ -43,17 +54,26 @@ export interface ImportPlan {
   unchanged: number;
 }
 
-/** What an import did: its plan, every offer's id here, and the endpoints' new secrets. */
+/**
+ * What an import did: its plan, what it applied and left out (refused here, or not chosen),
+ * every imported offer's id here, and the endpoints' new secrets.
+ */
 export interface ImportResult {
   plan: ImportPlan;
+  applied: PlanItem[];
+  leftOut: PlanItem[];
   offers: { sourceId: string; targetId: string; name: string }[];
   createdEndpoints: { sourceId: string; id: string; url: string; secret: string }[];
 }
 
-/** Who imports, and whether a file of another organisation is accepted. */
+/**
+ * Who imports, whether a file of another organisation is accepted, and, when given, the keys of
+ * the items to apply (the panel's review lets the merchant leave items out).
+ */
 interface ImportOptions {
   orgSlug: string;
   allowOtherOrg: boolean;
+  only?: ReadonlySet<string>;
 }
 
 type Db = Kysely<EnvironmentSchema>;
@@ -91,7 +111,11 @@ function offerChanges(
   return changes;
 }
 
-async function diffOffer(db: Db, orgId: number, source: ExportedOffer): Promise<PlanItem | null> {
+async function diffOffer(
+  db: Db,
+  orgId: number,
+  source: ExportedOffer,
+): Promise<PlanChange | null> {
   const targetId = await findImportMapping(db, orgId, "OFFER", source.qrId);
   const target = targetId ? await findOffer(db, orgId, targetId) : undefined;
   if (!target) return { kind: "offer", action: "create", source };
@@ -121,7 +145,7 @@ async function diffEndpoint(
   db: Db,
   orgId: number,
   source: ExportedEndpoint,
-): Promise<PlanItem | null> {
+): Promise<PlanChange | null> {
   const targetId = await findImportMapping(db, orgId, "WEBHOOK_ENDPOINT", source.id);
   const target = targetId ? await findWebhookEndpoint(db, orgId, targetId) : undefined;
   if (!target) return { kind: "endpoint", action: "create", source };
@@ -138,31 +162,69 @@ async function diffEndpoint(
     : { kind: "endpoint", action: "change", source, targetId: target.public_id, fields, changes };
 }
 
+/** The item's key: what the panel's review names when the merchant leaves it out. */
+function keyOf(change: PlanChange): string {
+  return change.kind === "offer"
+    ? `offer:${change.source.qrId}`
+    : change.kind === "endpoint"
+    ? `endpoint:${change.source.id}`
+    : "checkout";
+}
+
+/** Why this environment would refuse `change` (its API's schema, production's URL rules), or null. */
+async function refusalOf(ctx: OrgContext, file: ConfigBody, change: PlanChange) {
+  try {
+    const input = validatedInput(file, change);
+    if (change.kind === "endpoint" && "url" in input && input.url !== undefined) {
+      await checkEndpointUrl(ctx.services, input.url);
+    }
+    if (change.kind === "checkout") {
+      change.to.forEach((origin, index) =>
+        parseAllowedOrigin(origin, ctx.services.environment, `checkout.allowedOrigins.${index}`)
+      );
+    }
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return error.message;
+    throw error;
+  }
+}
+
 async function diff(ctx: OrgContext, db: Db, file: ConfigBody): Promise<ImportPlan> {
-  const items: PlanItem[] = [];
+  const changes: PlanChange[] = [];
   let unchanged = 0;
   for (const offer of file.offers) {
-    const item = await diffOffer(db, ctx.orgId, offer);
-    if (item) items.push(item);
+    const change = await diffOffer(db, ctx.orgId, offer);
+    if (change) changes.push(change);
     else unchanged++;
   }
   for (const endpoint of file.webhookEndpoints) {
-    const item = await diffEndpoint(db, ctx.orgId, endpoint);
-    if (item) items.push(item);
+    const change = await diffEndpoint(db, ctx.orgId, endpoint);
+    if (change) changes.push(change);
     else unchanged++;
   }
-  const environment = ctx.services.environment;
+  // Origins this environment refuses stay as written: the plan shows them, marked refused.
   const to = [
-    ...new Set(
-      file.checkout.allowedOrigins.map((raw, index) =>
-        parseAllowedOrigin(raw, environment, `checkout.allowedOrigins.${index}`)
-      ),
-    ),
+    ...new Set(file.checkout.allowedOrigins.map((raw, index) => {
+      try {
+        return parseAllowedOrigin(
+          raw,
+          ctx.services.environment,
+          `checkout.allowedOrigins.${index}`,
+        );
+      } catch {
+        return raw;
+      }
+    })),
   ];
   const from: string[] = JSON.parse(await findAllowedOrigins(db, ctx.orgId) ?? "[]");
   if (!sameJson([...from].sort(), [...to].sort())) {
-    items.push({ kind: "checkout", action: "change", from, to });
+    changes.push({ kind: "checkout", action: "change", from, to });
   } else unchanged++;
+  const items: PlanItem[] = [];
+  for (const change of changes) {
+    items.push({ ...change, key: keyOf(change), refusal: await refusalOf(ctx, file, change) });
+  }
   return {
     file: {
       organisation: file.organisation.slug,
@@ -231,10 +293,89 @@ function cachingResolver(
   });
 }
 
+/** The API request an item makes, checked by the API's own schema; 400 naming the field. */
+function validatedInput(file: ConfigBody, change: PlanChange) {
+  if (change.kind === "offer") {
+    const where = `offers.${file.offers.indexOf(change.source)}`;
+    if (change.action === "change") return validated(UpdateOfferRequest, change.changes, where);
+    const source = change.source;
+    return validated(CreateOfferRequest, {
+      name: source.name,
+      amount: source.amount,
+      currency: source.currency,
+      ...(source.description !== null && { description: source.description }),
+      ...(source.recurring !== null && { recurring: source.recurring }),
+      metadata: source.metadata,
+    }, where);
+  }
+  if (change.kind === "endpoint") {
+    const where = `webhookEndpoints.${file.webhookEndpoints.indexOf(change.source)}`;
+    if (change.action === "change") {
+      return validated(UpdateWebhookEndpointRequest, change.changes, where);
+    }
+    const source = change.source;
+    return validated(CreateWebhookEndpointRequest, {
+      url: source.url,
+      events: source.events,
+      ...(source.description !== null && { description: source.description }),
+      enabled: source.enabled,
+    }, where);
+  }
+  return { allowedOrigins: change.to };
+}
+
+/** Applies one item the plan found acceptable, in the import's transaction. */
+async function applyItem(
+  inside: OrgContext,
+  trx: Db,
+  file: ConfigBody,
+  item: PlanItem,
+  createdEndpoints: ImportResult["createdEndpoints"],
+): Promise<void> {
+  const now = inside.now();
+  if (item.kind === "offer" && item.action === "create") {
+    const input = validatedInput(file, item) as CreateOfferRequest;
+    const row = await createOffer(inside, input);
+    if (!item.source.active) await updateOffer(inside, row.public_id, { active: false });
+    await saveImportMapping(trx, {
+      orgId: inside.orgId,
+      kind: "OFFER",
+      sourceId: item.source.qrId,
+      targetId: row.public_id,
+      now,
+    });
+  } else if (item.kind === "offer") {
+    await updateOffer(inside, item.targetId, validatedInput(file, item) as UpdateOfferRequest);
+  } else if (item.kind === "endpoint" && item.action === "create") {
+    const input = validatedInput(file, item) as CreateWebhookEndpointRequest;
+    const row = await createWebhookEndpoint(inside, input);
+    await saveImportMapping(trx, {
+      orgId: inside.orgId,
+      kind: "WEBHOOK_ENDPOINT",
+      sourceId: item.source.id,
+      targetId: row.public_id,
+      now,
+    });
+    createdEndpoints.push({
+      sourceId: item.source.id,
+      id: row.public_id,
+      url: row.url,
+      secret: row.secret,
+    });
+  } else if (item.kind === "endpoint") {
+    const changes = validatedInput(file, item) as UpdateWebhookEndpointRequest;
+    await updateWebhookEndpoint(inside, item.targetId, changes);
+  } else {
+    await putCheckoutSettings(inside, { allowedOrigins: item.to });
+  }
+}
+
 /**
  * Applies `file` in one transaction: offers and endpoints it has not made yet are created (new
  * signing secrets), the ones it made before are brought in line, and the checkout allowlist is
- * replaced. Run twice, the second run changes nothing; any refusal leaves nothing written.
+ * replaced. Items this environment refuses, and items `options.only` leaves out, are not
+ * applied and are listed as left out: a confirmed plan never fails halfway. Run twice, the
+ * second run changes nothing.
  */
 export async function applyImport(
   ctx: OrgContext,
@@ -246,77 +387,26 @@ export async function applyImport(
   await resolver.warm(file.webhookEndpoints.map((endpoint) => endpoint.url));
   const services = { ...ctx.services, resolveHost: resolver };
   // NOTE: one transaction for the whole import, and the plan is computed again inside it: two
-  // imports at once cannot both create the same offer, and a refusal writes nothing.
+  // imports at once cannot both create the same offer, and what is applied is what was checked.
   return await ctx.services.store.write(async (trx) => {
     const inside: OrgContext = { ...ctx, services, db: trx, write: (work) => work(trx) };
     const plan = await diff(inside, trx, file);
-    const now = ctx.now();
     const createdEndpoints: ImportResult["createdEndpoints"] = [];
+    const applied: PlanItem[] = [];
+    const leftOut: PlanItem[] = [];
     for (const item of plan.items) {
-      if (item.kind === "offer" && item.action === "create") {
-        const source = item.source;
-        const input = validated(CreateOfferRequest, {
-          name: source.name,
-          amount: source.amount,
-          currency: source.currency,
-          ...(source.description !== null && { description: source.description }),
-          ...(source.recurring !== null && { recurring: source.recurring }),
-          metadata: source.metadata,
-        }, `offers.${file.offers.indexOf(source)}`);
-        const row = await createOffer(inside, input);
-        if (!source.active) await updateOffer(inside, row.public_id, { active: false });
-        await saveImportMapping(trx, {
-          orgId: ctx.orgId,
-          kind: "OFFER",
-          sourceId: source.qrId,
-          targetId: row.public_id,
-          now,
-        });
-      } else if (item.kind === "offer") {
-        const changes = validated(
-          UpdateOfferRequest,
-          item.changes,
-          `offers.${file.offers.indexOf(item.source)}`,
-        );
-        await updateOffer(inside, item.targetId, changes);
-      } else if (item.kind === "endpoint" && item.action === "create") {
-        const source = item.source;
-        const input = validated(CreateWebhookEndpointRequest, {
-          url: source.url,
-          events: source.events,
-          ...(source.description !== null && { description: source.description }),
-          enabled: source.enabled,
-        }, `webhookEndpoints.${file.webhookEndpoints.indexOf(source)}`);
-        const row = await createWebhookEndpoint(inside, input);
-        await saveImportMapping(trx, {
-          orgId: ctx.orgId,
-          kind: "WEBHOOK_ENDPOINT",
-          sourceId: source.id,
-          targetId: row.public_id,
-          now,
-        });
-        createdEndpoints.push({
-          sourceId: source.id,
-          id: row.public_id,
-          url: row.url,
-          secret: row.secret,
-        });
-      } else if (item.kind === "endpoint") {
-        const changes = validated(
-          UpdateWebhookEndpointRequest,
-          item.changes,
-          `webhookEndpoints.${file.webhookEndpoints.indexOf(item.source)}`,
-        );
-        await updateWebhookEndpoint(inside, item.targetId, changes);
-      } else {
-        await putCheckoutSettings(inside, { allowedOrigins: item.to });
+      if (item.refusal !== null || (options.only && !options.only.has(item.key))) {
+        leftOut.push(item);
+        continue;
       }
+      await applyItem(inside, trx, file, item, createdEndpoints);
+      applied.push(item);
     }
     const offers = [];
     for (const source of file.offers) {
       const targetId = await findImportMapping(trx, ctx.orgId, "OFFER", source.qrId);
-      offers.push({ sourceId: source.qrId, targetId: targetId!, name: source.name });
+      if (targetId) offers.push({ sourceId: source.qrId, targetId, name: source.name });
     }
-    return { plan, offers, createdEndpoints };
+    return { plan, applied, leftOut, offers, createdEndpoints };
   });
 }

@@ -94,7 +94,7 @@ export function signingSecrets(
 }
 
 /** Throws the 400 that says why `url` cannot receive this environment's webhooks. */
-async function checkEndpointUrl(services: Services, url: string): Promise<void> {
+export async function checkEndpointUrl(services: Services, url: string): Promise<void> {
   const parsed = new URL(url);
   const policy = webhookTargetPolicy(services.config);
   const problem = urlShapeProblem(parsed, policy);

@@ -150,7 +150,7 @@ Deno.test("[e2e] copy configuration from sandbox to production in the panel, twi
       await production.store.db.selectFrom("offers").selectAll().execute().then((r) => r.length),
       0,
     );
-    await page.getByRole("button", { name: "Import 3 changes" }).click();
+    await page.getByRole("button", { name: "Import the ticked changes" }).click();
     await page.getByText("Imported 3 changes.").waitFor();
     assert.match(await page.locator(".once__value").textContent() ?? "", /^whsec_/);
     const offers = await production.store.db.selectFrom("offers").select("public_id").execute();

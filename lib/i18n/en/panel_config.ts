@@ -18,7 +18,6 @@ export const panelConfig = {
   "panel.config.nothing": "Nothing to change",
   "panel.config.willDo": "This import will",
   "panel.config.unchanged": "{count} already match.",
-  "panel.config.apply": "{count, plural, one {Import # change} other {Import # changes}}",
   "panel.config.back": "Back",
   "panel.config.importedTitle": "Configuration imported",
   "panel.config.nothingChanged": "Nothing changed: the configuration was already imported.",
@@ -30,4 +29,20 @@ export const panelConfig = {
   "panel.config.there": "qrId there",
   "panel.config.here": "qrId here",
   "panel.config.backTo": "Back to Copy configuration",
+  "panel.config.item.offerCreate":
+    "create offer ''{name}'' ({price}{inactive, select, yes {, inactive} other {}}) for {qrId}",
+  "panel.config.item.recurringPrice": "{amount} every {count} {interval}",
+  "panel.config.item.offerChange": "change offer ''{name}'' {targetId} (from {qrId}): {fields}",
+  "panel.config.item.endpointCreate":
+    "create webhook endpoint {url} ({events}{disabled, select, yes {, disabled} other {}}) with a new signing secret",
+  "panel.config.item.endpointChange":
+    "change webhook endpoint {targetId} (from {sourceId}): {fields}",
+  "panel.config.item.checkout": "set checkout allowed origins to {to} (was {from})",
+  "panel.config.item.none": "none",
+  "panel.config.include": "Import this",
+  "panel.config.refused": "Left out: {environment} refuses it. {reason}",
+  "panel.config.chooseHint":
+    "Untick what you do not want here, such as test offers or webhooks to your own computer.",
+  "panel.config.leftOut": "Left out",
+  "panel.config.applySelected": "Import the ticked changes",
 } as const;

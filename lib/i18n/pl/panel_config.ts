@@ -22,8 +22,6 @@ export const panelConfig: { readonly [K in keyof typeof english]: string } = {
   "panel.config.willDo": "Ten import",
   "panel.config.unchanged":
     "{count, plural, one {# element jest już zgodny.} few {# elementy są już zgodne.} many {# elementów jest już zgodnych.} other {# elementu jest już zgodne.}}",
-  "panel.config.apply":
-    "{count, plural, one {Zaimportuj # zmianę} few {Zaimportuj # zmiany} many {Zaimportuj # zmian} other {Zaimportuj # zmiany}}",
   "panel.config.back": "Wróć",
   "panel.config.importedTitle": "Konfiguracja została zaimportowana",
   "panel.config.nothingChanged": "Nic się nie zmieniło: ta konfiguracja była już zaimportowana.",
@@ -35,5 +33,23 @@ export const panelConfig: { readonly [K in keyof typeof english]: string } = {
   "panel.config.offer": "Oferta",
   "panel.config.there": "qrId tam",
   "panel.config.here": "qrId tutaj",
+  "panel.config.item.offerCreate":
+    "utworzy ofertę „{name}” ({price}{inactive, select, yes {, nieaktywna} other {}}) dla {qrId}",
+  "panel.config.item.recurringPrice":
+    "{amount} co {count} {interval, select, DAY {dn.} WEEK {tydz.} MONTH {mies.} YEAR {r.} other {{interval}}}",
+  "panel.config.item.offerChange": "zmieni ofertę „{name}” {targetId} (z {qrId}): {fields}",
+  "panel.config.item.endpointCreate":
+    "utworzy endpoint webhooków {url} ({events}{disabled, select, yes {, wyłączony} other {}}) z nowym sekretem podpisu",
+  "panel.config.item.endpointChange":
+    "zmieni endpoint webhooków {targetId} (z {sourceId}): {fields}",
+  "panel.config.item.checkout": "ustawi dozwolone originy checkoutu na {to} (było: {from})",
+  "panel.config.item.none": "brak",
+  "panel.config.include": "Importuj",
+  "panel.config.refused":
+    "Pominięte: środowisko {environment, select, production {produkcyjne} other {testowe}} tego nie przyjmie. {reason}",
+  "panel.config.chooseHint":
+    "Odznacz to, czego nie chcesz tutaj, np. oferty testowe albo webhooki kierowane na Twój komputer.",
+  "panel.config.leftOut": "Pominięte",
+  "panel.config.applySelected": "Importuj zaznaczone zmiany",
   "panel.config.backTo": "Wróć do kopiowania konfiguracji",
 };

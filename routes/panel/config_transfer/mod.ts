@@ -5,7 +5,7 @@ import { applyImport, planImport } from "../../../lib/config_transfer/import.ts"
 import type { Services } from "../../../lib/context.ts";
 import { ApiError } from "../../../lib/errors.ts";
 import { orgCtx, type PanelContext, type PanelEnv } from "../kit/context.ts";
-import { field, readForm, runFormAction } from "../kit/forms.ts";
+import { field, fields, readForm, runFormAction } from "../kit/forms.ts";
 import { renderPlan, renderResult, renderTransfer } from "./render.ts";
 
 /** The uploaded file's text (the plan step) or the reviewed text (the apply step). */
@@ -55,8 +55,11 @@ export function createConfigTransferArea(services: Services): Hono<PanelEnv> {
     })
     .post("/apply", async (c) => {
       const outcome = await runFormAction(c, async () => {
-        const file = await parseConfig(field(await readForm(c), "config"));
-        return await applyImport(orgCtx(c), file, importOptions(c));
+        const form = await readForm(c);
+        const file = await parseConfig(field(form, "config"));
+        // What the merchant left ticked on the review; the rest is left out, never failed on.
+        const only = new Set(fields(form, "include"));
+        return await applyImport(orgCtx(c), file, { ...importOptions(c), only });
       });
       if (!outcome.ok) {
         return renderTransfer(services, c, outcome.problem.message, outcome.problem.status);

@@ -1,6 +1,7 @@
 import { describeItem } from "../../../lib/config_transfer/describe.ts";
 import type { ImportPlan, ImportResult } from "../../../lib/config_transfer/import.ts";
 import type { Environment } from "../../../lib/config.ts";
+import { translateError } from "../../../lib/panel/error_text.ts";
 import { CONFIG_TRANSFER_HREF } from "./href.ts";
 import { useT } from "../../../components/panel/i18n.ts";
 import {
@@ -58,10 +59,14 @@ export function ConfigTransferPage(props: {
   );
 }
 
-/** What an import would do, with the button that does it. */
-export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: string }) {
+/** What an import would do, each item to tick or leave out, with the button that does it. */
+export function ConfigPlanPage(
+  props: { plan: ImportPlan; text: string; csrf: string; environment: Environment },
+) {
   const { plan } = props;
-  const { t } = useT();
+  const tr = useT();
+  const { t } = tr;
+  const importable = plan.items.filter((item) => item.refusal === null);
   return (
     <>
       <PageHeader
@@ -76,12 +81,6 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
         title={t(plan.items.length === 0 ? "panel.config.nothing" : "panel.config.willDo")}
       >
         {plan.items.length > 0 && (
-          <ul class="plan" id="import-plan">
-            {plan.items.map((item, index) => <li key={index}>{describeItem(item)}</li>)}
-          </ul>
-        )}
-        <p class="muted">{t("panel.config.unchanged", { count: plan.unchanged })}</p>
-        {plan.items.length > 0 && (
           <form
             method="post"
             action={`${CONFIG_TRANSFER_HREF}/apply`}
@@ -91,11 +90,39 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
           >
             <CsrfField token={props.csrf} />
             <input type="hidden" name="config" value={props.text} />
-            <button type="submit" class="button button--primary">
-              {t("panel.config.apply", { count: plan.items.length })}
-            </button>
+            <p class="muted">{t("panel.config.chooseHint")}</p>
+            <ul class="plan" id="import-plan">
+              {plan.items.map((item) => (
+                <li key={item.key} class={item.refusal ? "plan__item--refused" : undefined}>
+                  {item.refusal === null
+                    ? (
+                      <label class="check">
+                        <input type="checkbox" name="include" value={item.key} checked />
+                        <span>{describeItem(item, tr)}</span>
+                      </label>
+                    )
+                    : (
+                      <>
+                        <span>{describeItem(item, tr)}</span>
+                        <p class="field__error">
+                          {t("panel.config.refused", {
+                            environment: props.environment,
+                            reason: translateError(tr, item.refusal),
+                          })}
+                        </p>
+                      </>
+                    )}
+                </li>
+              ))}
+            </ul>
+            {importable.length > 0 && (
+              <button type="submit" class="button button--primary">
+                {t("panel.config.applySelected")}
+              </button>
+            )}
           </form>
         )}
+        <p class="muted">{t("panel.config.unchanged", { count: plan.unchanged })}</p>
         <p>
           <a href={CONFIG_TRANSFER_HREF}>{t("panel.config.back")}</a>
         </p>
@@ -107,15 +134,23 @@ export function ConfigPlanPage(props: { plan: ImportPlan; text: string; csrf: st
 /** What an import did: the offers' ids here, and each new endpoint's secret, shown once. */
 export function ConfigResultPage(props: { result: ImportResult }) {
   const { result } = props;
-  const { t } = useT();
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader title={t("panel.config.importedTitle")} />
       <Notice tone="success">
-        {result.plan.items.length === 0
+        {result.applied.length === 0
           ? t("panel.config.nothingChanged")
-          : t("panel.config.imported", { count: result.plan.items.length })}
+          : t("panel.config.imported", { count: result.applied.length })}
       </Notice>
+      {result.leftOut.length > 0 && (
+        <Card title={t("panel.config.leftOut")}>
+          <ul class="plan" id="import-left-out">
+            {result.leftOut.map((item) => <li key={item.key}>{describeItem(item, tr)}</li>)}
+          </ul>
+        </Card>
+      )}
       {result.createdEndpoints.map((endpoint, index) => (
         <Card title={t("panel.config.newEndpoint", { url: endpoint.url })}>
           <OnceValue

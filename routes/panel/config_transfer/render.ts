@@ -29,7 +29,12 @@ export function renderPlan(services: Services, c: PanelContext, plan: ImportPlan
   return renderPanel(services, c, {
     title: translatorOf(c).t("panel.config.reviewTitle"),
     current: "config-transfer",
-    body: h(ConfigPlanPage, { plan, text, csrf: c.get("session").csrfToken }),
+    body: h(ConfigPlanPage, {
+      plan,
+      text,
+      csrf: c.get("session").csrfToken,
+      environment: services.environment,
+    }),
   });
 }
 
