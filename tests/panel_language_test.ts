@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { findUserByEmail } from "../db/users.ts";
 import { CATALOGUES, translator } from "../lib/i18n/mod.ts";
 import { translateError } from "../lib/panel/error_text.ts";
-import { LinkOnlyProvider } from "./support/billing_helpers.ts";
-import { createTestOffer, createTestPayment } from "./support/helpers.ts";
+import { LinkOnlyProvider, paidPayment } from "./support/billing_helpers.ts";
+import { createTestOffer, createTestPayment, type TestApp } from "./support/helpers.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
+import { payuStatement } from "./support/payu_statement.ts";
 
 const POLISH = { "accept-language": "pl-PL,pl;q=0.9,en;q=0.8" };
 
@@ -185,6 +186,8 @@ Deno.test("[panel language] no panel page rendered in Polish carries a sentence 
       "/panel/developers/checkout",
       "/panel/developers/quickstart",
       "/panel/developers/config-transfer",
+      "/panel/payments/export",
+      "/panel/payments/reconciliations",
       // The API reference is left out: its operations and tags are the OpenAPI document's words.
       "/panel/no-such-page",
     ];
@@ -359,5 +362,182 @@ Deno.test("[panel language] a page refused for the role says so in Polish, roles
     );
   } finally {
     await app.close();
+  }
+});
+
+/** The English catalogue's sentences found in a Polish page (its islands' props included). */
+function englishSentencesIn(html: string): string[] {
+  const decoded = html.replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  const text = pageText(decoded);
+  return englishFragments().filter((fragment) =>
+    text.includes(fragment) || decoded.includes(fragment)
+  );
+}
+
+/** The public id of the (one) attempt of a payment: the order id PayU shows in its statement. */
+async function orderIdOf(app: TestApp, paymentId: string): Promise<string> {
+  const row = await app.store.db.selectFrom("payment_attempts")
+    .innerJoin("payments", "payments.id", "payment_attempts.payment_id")
+    .where("payments.public_id", "=", paymentId)
+    .select("payment_attempts.public_id").executeTakeFirstOrThrow();
+  return row.public_id;
+}
+
+/** Uploads `statement` as the reconciliation form does, asking for Polish. */
+async function uploadStatement(app: TestApp, agent: PanelAgent, statement: string) {
+  const form = new FormData();
+  form.append("_csrf", agent.csrf);
+  form.append("statement", new File([statement], "statement.csv", { type: "text/csv" }));
+  return await app.app.request("/panel/payments/reconciliations", {
+    method: "POST",
+    headers: {
+      ...POLISH,
+      accept: "text/html",
+      "sec-fetch-site": "same-origin",
+      cookie: [...agent.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
+    },
+    body: form,
+  });
+}
+
+Deno.test("[panel language] Export and Reconciliation in Polish: forms, results, every problem and the errors", async () => {
+  const { t: app, agent } = await signedInApp();
+  try {
+    const paid = await paidPayment(app, { name: "Kawa", amount: 1250 });
+    const missing = await paidPayment(app, { name: "Herbata", amount: 900 });
+    const order = await orderIdOf(app, paid.paymentId);
+    const statement = payuStatement([
+      // The amount differs from the payment's; then the same order paid a second time.
+      { date: "2026-11-21", transactionId: "1", amount: "99,00", type: "Zakup", orderId: order },
+      { date: "2026-11-21", transactionId: "2", amount: "12,50", type: "Zakup", orderId: order },
+      { date: "2026-11-21", transactionId: "3", amount: "8,00", type: "Zakup", orderId: "ORDER-X" },
+      { date: "2026-11-21", transactionId: "4", amount: "5,00", type: "Zakup" },
+      { date: "2026-11-21", transactionId: "5", amount: "-1,00", type: "Zwrot", orderId: order },
+      { date: "2026-11-21", amount: "-0,31", type: "Prowizja" },
+    ]);
+    assert.equal((await uploadStatement(app, agent, statement)).status, 303);
+
+    const exportPage = await (await agent.get("/panel/payments/export", POLISH)).text();
+    assert.deepEqual(englishSentencesIn(exportPage), []);
+    assert.match(
+      pageText(exportPage),
+      /Eksport · Acme .* Eksport Dni liczone są według czasu polskiego .* Płatności Od \(pierwszy dzień\) Do \(ostatni dzień\) Status Dowolny Oczekuje .* Pobierz płatności Zwroty .* Wykonany Nieudany .* Pobierz zwroty/,
+    );
+
+    const html =
+      await (await agent.get("/panel/payments/reconciliations?notice=reconciled", POLISH))
+        .text();
+    assert.deepEqual(englishSentencesIn(html), []);
+    const text = pageText(html);
+    assert.match(text, /Uzgodnienie z zestawieniem PayU/);
+    assert.match(text, /Okres Operacje Zgodne Prowizje Wypłaty Rozbieżności/);
+    assert.match(text, /0,31 zł — 6 rozbieżności/);
+    for (
+      const sentence of [
+        `Wiersz 2, Niezgodna kwota : PayU pobrało 99,00 zł za płatność ${paid.paymentId}, której kwota wynosiła 12,50 zł.`,
+        `Wiersz 3, Niezgodna kwota : PayU pobrało 12,50 zł za płatność ${paid.paymentId}, która w Paystead ma status SUCCEEDED i została już dopasowana.`,
+        "Wiersz 4, Nieznane zamówienie : Żadna płatność tej organizacji nie ma identyfikatora zamówienia „ORDER-X”.",
+        "Wiersz 5, Nieznane zamówienie : PayU nie podaje tutaj identyfikatora zamówienia",
+        `Wiersz 6, Niezgodna kwota : PayU zwróciło 1,00 zł z płatności ${paid.paymentId};`,
+        `Brak w zestawieniu : Płatność ${missing.paymentId} (9,00 zł) została opłacona w okresie objętym zestawieniem`,
+      ]
+    ) {
+      assert.ok(text.includes(sentence.replace(/\u00a0/g, " ")), sentence);
+    }
+    // No problem is left in the API's English words.
+    const api = await (await app.request("GET", "/api/v1/reconciliations")).json();
+    for (const problem of api.data[0].problems) {
+      assert.equal(text.includes(problem.message), false, problem.message);
+    }
+
+    const malformed = await uploadStatement(app, agent, "Data;Kwota\n2026-11-21;1\n");
+    assert.equal(malformed.status, 400);
+    const refused = await malformed.text();
+    assert.deepEqual(englishSentencesIn(refused), []);
+    assert.match(pageText(refused), /Wiersz 1: to nie jest zestawienie PayU — brakuje kolumn: /);
+    const bad = await uploadStatement(
+      app,
+      agent,
+      payuStatement([{ date: "2026-11-21", amount: "1,005", type: "Zakup", orderId: order }]),
+    );
+    assert.match(
+      pageText(await bad.text()),
+      /Wiersz 2: kwota „1,005” nie jest kwotą w walucie PLN\./,
+    );
+    const range = await agent.get(
+      "/panel/payments/export/refunds?from=2026-11-30&to=2026-11-01",
+      POLISH,
+    );
+    assert.equal(range.status, 400);
+    assert.match(
+      pageText(await range.text()),
+      /Data „Do” nie może być wcześniejsza niż data „Od”\./,
+    );
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[panel language] an owner's off-site backups card and its failure in Polish", async () => {
+  const backupDir = await Deno.makeTempDir({ prefix: "paystead-language-" });
+  const { t: app, agent } = await signedInApp({
+    env: {
+      BACKUP_DIR: backupDir,
+      BACKUP_INTERVAL: "6h",
+      BACKUP_S3_URL: "s3://paystead-backups/paystead",
+      BACKUP_PASSPHRASE: "language-test-passphrase-0123",
+      BACKUP_S3_ENDPOINT: "http://127.0.0.1:9",
+      BACKUP_S3_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "KEY",
+      AWS_SECRET_ACCESS_KEY: "SECRET",
+    },
+  });
+  try {
+    const at = Date.parse("2026-11-21T10:00:00.000Z");
+    const status = app.services.backups;
+    status.offsiteCopied("environment", {
+      at,
+      sizeBytes: 5_123_456,
+      url: "s3://paystead-backups/paystead/sandbox-20261121T100000Z.db.age",
+    });
+    status.offsiteFailure = { at, since: at, message: "connect ECONNREFUSED 127.0.0.1:9" };
+    const html = await (await agent.get("/panel", POLISH)).text();
+    assert.deepEqual(englishSentencesIn(html), []);
+    const text = pageText(html);
+    assert.match(
+      text,
+      /Ostatnia zaplanowana kopia zapasowa nie powiodła się 2026-11-21T10:00:00\.000Z: kopiowanie poza serwer nie powiodło się \(connect ECONNREFUSED 127\.0\.0\.1:9\)/,
+    );
+    assert.match(
+      text,
+      /Kopie zapasowe poza serwerem Kopiowanie kopii zapasowych poza serwer się nie udaje Błędy od 2026-11-21T10:00:00\.000Z; .* Ostatnie kopie poza serwerem Baza danych Skopiowano Rozmiar \(po zaszyfrowaniu\) Polecenie przywracania baza sandboxa 2026-11-21T10:00:00\.000Z 5,1 MB restore --from s3:/,
+    );
+    status.offsite.clear();
+    status.offsiteFailure = null;
+    const empty = pageText(await (await agent.get("/panel", POLISH)).text());
+    assert.match(empty, /W s3:\/\/paystead-backups\/paystead\/ nie ma jeszcze żadnej kopii\./);
+  } finally {
+    await app.close();
+    await Deno.remove(backupDir, { recursive: true });
+  }
+});
+
+Deno.test("[panel language] production on PayU's sandbox says so in Polish", async () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{}, /Płatności testowe PAYU_API_URL wskazuje sandbox PayU \(secure\.snd\.payu\.com\)/],
+    [
+      { PAYU_API_URL: "https://secure.payu.com" },
+      /Płatności testowe PAYU_POS_ID 300746 to publiczny punkt płatności \(POS\) sandboxa PayU/,
+    ],
+  ];
+  for (const [env, strip] of cases) {
+    const { t: app, agent } = await signedInApp({ environment: "production", env });
+    try {
+      const html = await (await agent.get("/panel/payments", POLISH)).text();
+      assert.deepEqual(englishSentencesIn(html), []);
+      assert.match(pageText(html), strip);
+    } finally {
+      await app.close();
+    }
   }
 });

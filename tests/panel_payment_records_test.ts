@@ -68,7 +68,7 @@ Deno.test("[panel payment records] an owner exports a period and reconciles a st
     assert.match(results, /Statement reconciled/);
     assert.match(
       results,
-      /2026-11-21 – 2026-11-21 rec_\w+ 3 1 PLN 0\.31 — 1 problem Line 4: unknown_order No payment of this organisation has the order id 'ORDER-X'\./,
+      /2026-11-21 – 2026-11-21 rec_\w+ 3 1 PLN 0\.31 — 1 problem Line 4, Unknown order ?: No payment of this organisation has the order id 'ORDER-X'\./,
     );
     const malformed = await upload(t, agent, "Data;Kwota\n2026-11-21;1\n");
     assert.equal(malformed.status, 400);

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import type { Environment } from "../../lib/config.ts";
 import type { Plan, Role } from "../../lib/plans.ts";
+import type { PayuTestReason } from "../../lib/providers/payu/test_setup.ts";
 import { Layout } from "../Layout.tsx";
 import { useT } from "./i18n.ts";
 import { CsrfField, Notice } from "./ui.tsx";
@@ -39,7 +40,7 @@ export interface PanelChrome {
   /** Shown to owners while the last scheduled backup failed. */
   backupFailure: { at: string; message: string } | null;
   /** Why production takes no real money (PayU's sandbox host or public POS); null if it may. */
-  testPayments: string | null;
+  testPayments: PayuTestReason | null;
 }
 
 function NavLink(props: {
@@ -209,8 +210,12 @@ export function Shell(props: {
       )}
       {chrome.testPayments !== null && (
         <p class="test-payments-strip" role="alert">
-          <strong>Test payments</strong>{" "}
-          <span>{chrome.testPayments}: no real money moves, whatever this panel shows.</span>
+          <strong>{t("panel.testPayments.label")}</strong>{" "}
+          <span>
+            {chrome.testPayments.kind === "host"
+              ? t("panel.testPayments.host", { host: chrome.testPayments.host })
+              : t("panel.testPayments.pos", { posId: chrome.testPayments.posId })}
+          </span>
         </p>
       )}
       <div class={`shell ${sandbox ? "shell--sandbox" : ""}`}>

@@ -1,17 +1,21 @@
 import type { Role } from "../plans.ts";
+import type { Environment } from "../config.ts";
 import type { Services } from "../context.ts";
+import type { Language } from "../i18n/mod.ts";
 import type { DatabaseKind } from "../ops/restore.ts";
 
 /** The last off-site copy of one database, as the panel shows it. */
 interface OffsiteCopyView {
-  database: string;
+  /** This environment's database, or the accounts database both environments share. */
+  database: DatabaseKind;
   at: string;
-  size: string;
+  sizeBytes: number;
   url: string;
 }
 
 /** What an owner's home page shows of the off-site copies. */
 export interface OffsiteOverview {
+  environment: Environment;
   /** `s3://bucket/prefix/`. */
   destination: string;
   copies: OffsiteCopyView[];
@@ -19,8 +23,11 @@ export interface OffsiteOverview {
   failure: { since: string; at: string; message: string } | null;
 }
 
-/** `5.0 MB`: sizes as people read them (decimal units, as S3's consoles show them). */
-function formatSize(bytes: number): string {
+/**
+ * `5.0 MB` (`5,0 MB` in Polish): sizes as people read them (decimal units, as S3's consoles
+ * show them).
+ */
+export function formatSize(bytes: number, language: Language): string {
   if (bytes < 1000) return `${bytes} B`;
   const units = ["kB", "MB", "GB", "TB"];
   let value = bytes / 1000;
@@ -29,7 +36,8 @@ function formatSize(bytes: number): string {
     value /= 1000;
     unit++;
   }
-  return `${value.toFixed(1)} ${units[unit]}`;
+  const number = value.toFixed(1);
+  return `${language === "pl" ? number.replace(".", ",") : number} ${units[unit]}`;
 }
 
 /** The off-site copies for an owner's home page; null for other roles or without BACKUP_S3_URL. */
@@ -37,23 +45,20 @@ export function offsiteOverview(services: Services, role: Role): OffsiteOverview
   const location = services.config.offsite;
   if (role !== "OWNER" || !location || !services.offsite) return null;
   const status = services.backups;
-  const names: Record<DatabaseKind, string> = {
-    environment: `${services.environment} database`,
-    accounts: "accounts database",
-  };
   const copies = (["environment", "accounts"] as const).flatMap((kind) => {
     const record = status.offsite.get(kind);
     return record
       ? [{
-        database: names[kind],
+        database: kind,
         at: new Date(record.at).toISOString(),
-        size: formatSize(record.sizeBytes),
+        sizeBytes: record.sizeBytes,
         url: record.url,
       }]
       : [];
   });
   const failure = status.offsiteFailure;
   return {
+    environment: services.environment,
     destination: `s3://${location.bucket}/${location.prefix}`,
     copies,
     failure: failure

@@ -11,6 +11,7 @@ import { panelPayments } from "./panel_payments.ts";
 import { panelTeam } from "./panel_team.ts";
 import { panelApiKeys } from "./panel_api_keys.ts";
 import { panelEmails } from "./panel_emails.ts";
+import { panelRecords } from "./panel_records.ts";
 
 /**
  * Words a merchant reads in the panel: its frame, the shared parts and the pages before and
@@ -179,4 +180,5 @@ export const panel = {
   ...panelQuickstartPage,
   ...panelDevelopers,
   ...panelEmails,
+  ...panelRecords,
 } as const;

@@ -12,6 +12,7 @@ import { panelPayments } from "./panel_payments.ts";
 import { panelTeam } from "./panel_team.ts";
 import { panelApiKeys } from "./panel_api_keys.ts";
 import { panelEmails } from "./panel_emails.ts";
+import { panelRecords } from "./panel_records.ts";
 
 /** Słowa, które sprzedawca czyta w panelu: jego ramka, części wspólne i strony logowania. */
 const frame = {
@@ -177,4 +178,5 @@ export const panel: PanelMessages = {
   ...panelQuickstartPage,
   ...panelDevelopers,
   ...panelEmails,
+  ...panelRecords,
 };

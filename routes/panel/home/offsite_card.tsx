@@ -1,36 +1,48 @@
 import { Card, Notice } from "../../../components/panel/ui.tsx";
-import type { OffsiteOverview } from "../../../lib/panel/backups.ts";
+import { useT } from "../../../components/panel/i18n.ts";
+import { formatSize, type OffsiteOverview } from "../../../lib/panel/backups.ts";
 
 /** An owner's view of the encrypted copies kept off the machine, and of a failure to make one. */
 export function OffsiteCard(props: { offsite: OffsiteOverview }) {
   const { offsite } = props;
+  const tr = useT();
+  const { t } = tr;
   return (
-    <Card title="Off-site backups" id="offsite">
+    <Card title={t("panel.offsite.title")} id="offsite">
       {offsite.failure && (
-        <Notice tone="error" title="Copying backups off-site fails">
-          Failing since {offsite.failure.since}; last try at {offsite.failure.at}:{" "}
-          {offsite.failure.message}. The local backups are kept and the copy is retried.
+        <Notice tone="error" title={t("panel.offsite.failing")}>
+          {t("panel.offsite.failingText", {
+            since: offsite.failure.since,
+            at: offsite.failure.at,
+            message: offsite.failure.message,
+          })}
         </Notice>
       )}
       {offsite.copies.length === 0
-        ? <p>No copy in {offsite.destination} yet.</p>
+        ? <p>{t("panel.offsite.none", { destination: offsite.destination })}</p>
         : (
           <table class="table">
-            <caption class="visually-hidden">Last off-site copies</caption>
+            <caption class="visually-hidden">{t("panel.offsite.caption")}</caption>
             <thead>
               <tr>
-                <th scope="col">Database</th>
-                <th scope="col">Copied at</th>
-                <th scope="col">Size (encrypted)</th>
-                <th scope="col">Restore with</th>
+                <th scope="col">{t("panel.offsite.database")}</th>
+                <th scope="col">{t("panel.offsite.copiedAt")}</th>
+                <th scope="col">{t("panel.offsite.size")}</th>
+                <th scope="col">{t("panel.offsite.restoreWith")}</th>
               </tr>
             </thead>
             <tbody>
               {offsite.copies.map((copy) => (
                 <tr>
-                  <td>{copy.database}</td>
+                  <td>
+                    {copy.database === "accounts"
+                      ? t("panel.offsite.accountsDatabase")
+                      : t("panel.offsite.environmentDatabase", {
+                        environment: offsite.environment,
+                      })}
+                  </td>
                   <td>{copy.at}</td>
-                  <td>{copy.size}</td>
+                  <td>{formatSize(copy.sizeBytes, tr.language)}</td>
                   <td>
                     <code>restore --from {copy.url}</code>
                   </td>

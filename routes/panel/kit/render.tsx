@@ -4,7 +4,7 @@ import { AuthPage } from "../../../components/panel/AuthPage.tsx";
 import { type NavKey, type PanelChrome, Shell } from "../../../components/panel/Shell.tsx";
 import { publicUrlOf } from "../../../lib/config.ts";
 import type { Services } from "../../../lib/context.ts";
-import { payuTestSetup } from "../../../lib/providers/payu/test_setup.ts";
+import { payuTestReason } from "../../../lib/providers/payu/test_setup.ts";
 import type { ApiError } from "../../../lib/errors.ts";
 import { decide } from "../../../lib/accounts/access.ts";
 import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
@@ -18,13 +18,13 @@ import { type PanelContext, subjectOf, translatorOf } from "./context.ts";
 const DAY_MS = 86_400_000;
 
 /** The local backup's failure, else its off-site copy's: either leaves the owner exposed. */
-function backupFailureOf(services: Services): PanelChrome["backupFailure"] {
+function backupFailureOf(services: Services, tr: Translator): PanelChrome["backupFailure"] {
   const { failure, offsiteFailure } = services.backups;
   if (failure) return { at: new Date(failure.at).toISOString(), message: failure.message };
   if (offsiteFailure) {
     return {
       at: new Date(offsiteFailure.at).toISOString(),
-      message: `copying it off-site failed (${offsiteFailure.message})`,
+      message: tr.t("panel.offsite.backupFailed", { message: offsiteFailure.message }),
     };
   }
   return null;
@@ -49,9 +49,9 @@ async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrom
     developers: developers.allowed ? "open" : developers.reason === "plan" ? "upgrade" : "hidden",
     quickstart: decide("quickstart", subject, config.quickstartAccess).allowed,
     testPayments: services.environment === "production" && provider?.kind === "payu"
-      ? payuTestSetup(provider)
+      ? payuTestReason(provider)
       : null,
-    backupFailure: session.role === "OWNER" ? backupFailureOf(services) : null,
+    backupFailure: session.role === "OWNER" ? backupFailureOf(services, translatorOf(c)) : null,
   };
 }
 

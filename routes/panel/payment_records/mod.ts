@@ -8,7 +8,7 @@ import {
   reconcileUpload,
 } from "../../../lib/panel/payment_records.ts";
 import { allow } from "../kit/access.ts";
-import { orgCtx, type PanelContext, type PanelEnv } from "../kit/context.ts";
+import { orgCtx, type PanelContext, type PanelEnv, translatorOf } from "../kit/context.ts";
 import { noticeOf, redirectWith, runFormAction } from "../kit/forms.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { RECONCILIATIONS_HREF } from "./href.ts";
@@ -18,7 +18,7 @@ const NOTICES = { reconciled: "panel.payments.reconciled" } as const;
 
 function renderExport(services: Services, c: PanelContext, problem: ExportProblem | null) {
   return renderPanel(services, c, {
-    title: "Export",
+    title: translatorOf(c).t("panel.export.title"),
     current: "payments",
     status: problem ? 400 : 200,
     body: h(ExportPage, { problem }),
@@ -31,7 +31,7 @@ async function renderReconciliations(
   problem: { message: string; status: number } | null,
 ) {
   return renderPanel(services, c, {
-    title: "Reconciliation",
+    title: translatorOf(c).t("panel.reconciliation.title"),
     current: "payments",
     status: problem?.status ?? 200,
     body: h(ReconciliationsPage, {

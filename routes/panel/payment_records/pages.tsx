@@ -9,13 +9,20 @@ import {
   Notice,
   PageHeader,
 } from "../../../components/panel/ui.tsx";
+import { moneyText, rich, useT } from "../../../components/panel/i18n.ts";
+import type { Translator } from "../../../lib/i18n/mod.ts";
 import type { ExportKind } from "../../../lib/panel/payment_records.ts";
-import { PAYMENT_STATUSES } from "../../../lib/payments/status.ts";
-import type { Reconciliation } from "../../../lib/reconciliations/schemas.ts";
-import { REFUND_STATUSES } from "../../../lib/refunds/status.ts";
+import { PAYMENT_STATUSES, type PaymentStatus } from "../../../lib/payments/status.ts";
+import type {
+  Reconciliation,
+  ReconciliationProblem,
+} from "../../../lib/reconciliations/schemas.ts";
+import { REFUND_STATUSES, type RefundStatus } from "../../../lib/refunds/status.ts";
 import { EXPORT_HREF, RECONCILIATIONS_HREF } from "./href.ts";
 
-const BACK = { href: "/panel/payments", label: "Payments" };
+function back(tr: Translator) {
+  return { href: "/panel/payments", label: tr.t("panel.nav.payments") };
+}
 
 /** A problem with one of the export forms. */
 export interface ExportProblem {
@@ -29,52 +36,61 @@ function ExportForm(props: {
   problem: ExportProblem | null;
 }) {
   const { kind } = props;
+  const { t } = useT();
+  const statusLabel = (status: string) =>
+    kind === "payments"
+      ? t(`panel.status.${status as PaymentStatus}`)
+      : t(`panel.refunds.status.${status as RefundStatus}`);
   return (
     <form method="get" action={`${EXPORT_HREF}/${kind}`} class="form" id={`export-${kind}`}>
       <FormError message={props.problem?.kind === kind ? props.problem.message : null} />
-      <Field name={`${kind}-from`} label="From (first day)">
+      <Field name={`${kind}-from`} label={t("panel.export.from")}>
         {(attrs) => <input type="date" {...attrs} name="from" />}
       </Field>
-      <Field name={`${kind}-to`} label="To (last day)">
+      <Field name={`${kind}-to`} label={t("panel.export.to")}>
         {(attrs) => <input type="date" {...attrs} name="to" />}
       </Field>
-      <Field name={`${kind}-status`} label="Status">
+      <Field name={`${kind}-status`} label={t("panel.export.status")}>
         {(attrs) => (
           <select {...attrs} name="status">
-            <option value="">Any</option>
+            <option value="">{t("panel.export.any")}</option>
             {props.statuses.map((status) => (
-              <option value={status}>{status.charAt(0) + status.slice(1).toLowerCase()}</option>
+              <option key={status} value={status}>{statusLabel(status)}</option>
             ))}
           </select>
         )}
       </Field>
-      <Field name={`${kind}-format`} label="Format">
+      <Field name={`${kind}-format`} label={t("panel.export.format")}>
         {(attrs) => (
           <select {...attrs} name="format">
-            <option value="xlsx">Excel workbook (.xlsx)</option>
-            <option value="csv">CSV (.csv)</option>
+            <option value="xlsx">{t("panel.export.xlsx")}</option>
+            <option value="csv">{t("panel.export.csv")}</option>
           </select>
         )}
       </Field>
-      <button type="submit" class="button button--primary">Download {kind}</button>
+      <button type="submit" class="button button--primary">
+        {t(kind === "payments" ? "panel.export.downloadPayments" : "panel.export.downloadRefunds")}
+      </button>
     </form>
   );
 }
 
 /** Payments -> Export: payments and refunds of a period, for the accountant. */
 export function ExportPage(props: { problem: ExportProblem | null }) {
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
-        title="Export"
-        back={BACK}
-        description="Days are in Polish time (Europe/Warsaw). Leave them empty for everything."
+        title={t("panel.export.title")}
+        back={back(tr)}
+        description={t("panel.export.description")}
       />
       <div class="grid grid--2">
-        <Card title="Payments">
+        <Card title={t("panel.export.payments")}>
           <ExportForm kind="payments" statuses={PAYMENT_STATUSES} problem={props.problem} />
         </Card>
-        <Card title="Refunds">
+        <Card title={t("panel.export.refunds")}>
           <ExportForm kind="refunds" statuses={REFUND_STATUSES} problem={props.problem} />
         </Card>
       </div>
@@ -83,7 +99,8 @@ export function ExportPage(props: { problem: ExportProblem | null }) {
 }
 
 function Totals(props: { totals: Reconciliation["fees"] }) {
-  if (props.totals.length === 0) return <span class="muted">—</span>;
+  const { t } = useT();
+  if (props.totals.length === 0) return <span class="muted">{t("panel.none")}</span>;
   return (
     <>
       {props.totals.map((total, index) => (
@@ -96,23 +113,78 @@ function Totals(props: { totals: Reconciliation["fees"] }) {
   );
 }
 
+/**
+ * What a problem found, in the page's language: said again from its fields, with the stored
+ * (English) message telling which case of an amount mismatch it is. A message no case knows is
+ * shown as it is.
+ */
+function problemText(tr: Translator, problem: ReconciliationProblem): string {
+  const money = (amount: number | null) =>
+    amount === null ? tr.t("panel.none") : moneyText(tr, amount, problem.currency);
+  const payment = problem.paymentId ?? "";
+  switch (problem.kind) {
+    case "unknown_order":
+      return problem.orderId === null
+        ? tr.t("panel.reconciliation.noOrderId")
+        : tr.t("panel.reconciliation.unknownOrder", { orderId: problem.orderId });
+    case "not_in_statement":
+      return tr.t("panel.reconciliation.notInStatement", {
+        payment,
+        amount: money(problem.expectedAmount),
+      });
+    case "amount_mismatch": {
+      const amount = money(problem.amount);
+      if (problem.message.startsWith("PayU refunded ")) {
+        return tr.t("panel.reconciliation.refundUnmatched", { amount, payment });
+      }
+      const held = / which Paystead holds as (\w+)( and already matched)?\.$/.exec(problem.message);
+      if (held) {
+        return tr.t(
+          held[2] ? "panel.reconciliation.heldAsMatched" : "panel.reconciliation.heldAs",
+          { amount, payment, status: held[1] },
+        );
+      }
+      if (problem.message.includes(", which was for ")) {
+        return tr.t("panel.reconciliation.wasFor", {
+          amount,
+          payment,
+          expected: money(problem.expectedAmount),
+        });
+      }
+      return problem.message;
+    }
+    default:
+      return problem.message;
+  }
+}
+
 function Problems(props: { reconciliation: Reconciliation }) {
+  const tr = useT();
   const { problems } = props.reconciliation;
-  if (problems.length === 0) return <span class="badge badge--success">All matched</span>;
+  if (problems.length === 0) {
+    return <span class="badge badge--success">{tr.t("panel.reconciliation.allMatched")}</span>;
+  }
   return (
     <details>
       <summary>
         <span class="badge badge--warning">
-          {problems.length} problem{problems.length === 1 ? "" : "s"}
+          {tr.t("panel.reconciliation.problemCount", { count: problems.length })}
         </span>
       </summary>
       <ul class="plan">
-        {problems.map((problem) => (
-          <li>
-            {problem.line === null ? "" : `Line ${problem.line}: `}
-            <code>{problem.kind}</code> {problem.message}
-          </li>
-        ))}
+        {problems.map((problem) => {
+          const nodes = {
+            kind: <strong>{tr.t(`panel.reconciliation.kind.${problem.kind}`)}</strong>,
+          };
+          const text = problemText(tr, problem);
+          return (
+            <li data-kind={problem.kind}>
+              {problem.line === null
+                ? rich(tr, "panel.reconciliation.noLine", nodes, { text })
+                : rich(tr, "panel.reconciliation.atLine", nodes, { text, line: problem.line })}
+            </li>
+          );
+        })}
       </ul>
     </details>
   );
@@ -125,15 +197,17 @@ export function ReconciliationsPage(props: {
   problem: string | null;
   notice: string | null;
 }) {
+  const tr = useT();
+  const { t } = tr;
   return (
     <>
       <PageHeader
-        title="Reconciliation with PayU"
-        back={BACK}
-        description="Match PayU's operation statement with the payments and refunds here."
+        title={t("panel.reconciliation.heading")}
+        back={back(tr)}
+        description={t("panel.reconciliation.description")}
       />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
-      <Card title="Upload a statement">
+      <Card title={t("panel.reconciliation.upload")}>
         <form
           method="post"
           action={RECONCILIATIONS_HREF}
@@ -144,27 +218,29 @@ export function ReconciliationsPage(props: {
           <FormError message={props.problem} />
           <Field
             name="statement"
-            label="PayU statement (.csv)"
-            hint="From PayU's panel: the operation statement of a period, as CSV (at most 10 MiB)."
+            label={t("panel.reconciliation.statement")}
+            hint={t("panel.reconciliation.statementHint")}
           >
             {(attrs) => <input type="file" accept=".csv,text/csv" required {...attrs} />}
           </Field>
-          <button type="submit" class="button button--primary">Reconcile</button>
+          <button type="submit" class="button button--primary">
+            {t("panel.reconciliation.submit")}
+          </button>
         </form>
       </Card>
-      <Card title="Statements reconciled">
+      <Card title={t("panel.reconciliation.done")}>
         {props.reconciliations.length === 0
-          ? <EmptyState title="No statement reconciled yet" />
+          ? <EmptyState title={t("panel.reconciliation.none")} />
           : (
             <table class="table" id="reconciliations">
               <thead>
                 <tr>
-                  <th>Period</th>
-                  <th>Operations</th>
-                  <th>Matched</th>
-                  <th>Fees</th>
-                  <th>Payouts</th>
-                  <th>Problems</th>
+                  <th>{t("panel.reconciliation.period")}</th>
+                  <th>{t("panel.reconciliation.operations")}</th>
+                  <th>{t("panel.reconciliation.matched")}</th>
+                  <th>{t("panel.reconciliation.fees")}</th>
+                  <th>{t("panel.reconciliation.payouts")}</th>
+                  <th>{t("panel.reconciliation.problems")}</th>
                 </tr>
               </thead>
               <tbody>
