@@ -10,6 +10,7 @@ import { panelOffers } from "./panel_offers.ts";
 import { panelPayments } from "./panel_payments.ts";
 import { panelTeam } from "./panel_team.ts";
 import { panelApiKeys } from "./panel_api_keys.ts";
+import { panelBusiness } from "./panel_business.ts";
 
 /**
  * Words a merchant reads in the panel: its frame, the shared parts and the pages before and
@@ -177,4 +178,5 @@ export const panel = {
   ...panelQuickstart,
   ...panelQuickstartPage,
   ...panelDevelopers,
+  ...panelBusiness,
 } as const;

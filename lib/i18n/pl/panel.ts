@@ -11,6 +11,7 @@ import { panelOffers } from "./panel_offers.ts";
 import { panelPayments } from "./panel_payments.ts";
 import { panelTeam } from "./panel_team.ts";
 import { panelApiKeys } from "./panel_api_keys.ts";
+import { panelBusiness } from "./panel_business.ts";
 
 /** Słowa, które sprzedawca czyta w panelu: jego ramka, części wspólne i strony logowania. */
 const frame = {
@@ -175,4 +176,5 @@ export const panel: PanelMessages = {
   ...panelQuickstart,
   ...panelQuickstartPage,
   ...panelDevelopers,
+  ...panelBusiness,
 };
