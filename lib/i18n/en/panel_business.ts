@@ -35,6 +35,7 @@ export const panelBusiness = {
   "panel.business.invoiceCheckbox": "Customers may ask for an invoice (company name and NIP)",
   "panel.business.save": "Save business details",
 
+  "panel.nav.mailbox": "Sandbox mailbox",
   "panel.mailbox.title": "Sandbox mailbox",
   "panel.mailbox.description":
     "Without SMTP_URL the sandbox sends no e-mail: what customers would receive lands here, newest first. {api} lists the same.",

@@ -37,6 +37,7 @@ export const panelBusiness: { readonly [K in keyof typeof english]: string } = {
   "panel.business.invoiceCheckbox": "Klienci mogą poprosić o fakturę (podając nazwę firmy i NIP)",
   "panel.business.save": "Zapisz dane firmy",
 
+  "panel.nav.mailbox": "Skrzynka sandboxa",
   "panel.mailbox.title": "Skrzynka sandboxa",
   "panel.mailbox.description":
     "Bez SMTP_URL sandbox nie wysyła e-maili: wiadomości, które otrzymaliby klienci, trafiają tutaj, od najnowszych. Tę samą listę zwraca {api}.",
