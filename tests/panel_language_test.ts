@@ -3,6 +3,7 @@ import { findUserByEmail } from "../db/users.ts";
 import { CATALOGUES, translator } from "../lib/i18n/mod.ts";
 import { translateError } from "../lib/panel/error_text.ts";
 import { LinkOnlyProvider, paidPayment } from "./support/billing_helpers.ts";
+import { SHOP_DETAILS } from "./support/customer_helpers.ts";
 import { createTestOffer, createTestPayment, type TestApp } from "./support/helpers.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
 import { payuStatement } from "./support/payu_statement.ts";
@@ -158,6 +159,23 @@ function englishFragments(): string[] {
   return fragments;
 }
 
+/**
+ * The English fragments found on each of `paths` as `agent` sees it in Polish, as `path: fragment`.
+ */
+async function englishOn(agent: PanelAgent, paths: string[]): Promise<string[]> {
+  const fragments = englishFragments();
+  const found: string[] = [];
+  for (const path of paths) {
+    // The islands' props carry their words too: decode them into the text that is checked.
+    const html = (await (await agent.get(path, POLISH)).text()).replace(/&quot;/g, '"');
+    const text = pageText(html);
+    for (const fragment of fragments) {
+      if (text.includes(fragment) || html.includes(fragment)) found.push(`${path}: ${fragment}`);
+    }
+  }
+  return found;
+}
+
 Deno.test("[panel language] no panel page rendered in Polish carries a sentence of the English catalogue", async () => {
   const { t: app, agent } = await signedInApp();
   try {
@@ -188,39 +206,18 @@ Deno.test("[panel language] no panel page rendered in Polish carries a sentence 
       "/panel/developers/config-transfer",
       "/panel/payments/export",
       "/panel/payments/reconciliations",
+      // Business details not set yet, and a mailbox with no e-mail in it.
+      "/panel/developers/mailbox",
       // The API reference is left out: its operations and tags are the OpenAPI document's words.
       "/panel/no-such-page",
     ];
     const fragments = englishFragments();
     assert.ok(fragments.length > 300, `${fragments.length} fragments`);
-    const found: string[] = [];
-    for (const path of pages) {
-      // The islands' props carry their words too: decode them into the text that is checked.
-      const html = (await (await agent.get(path, POLISH)).text()).replace(/&quot;/g, '"');
-      const text = pageText(html);
-      for (const fragment of fragments) {
-        if (text.includes(fragment) || html.includes(fragment)) found.push(`${path}: ${fragment}`);
-      }
-    }
-    assert.deepEqual(found, []);
+    assert.deepEqual(await englishOn(agent, pages), []);
   } finally {
     await app.close();
   }
 });
-
-/** The English catalogue's sentences found on `paths`, rendered in Polish, as `path: sentence`. */
-async function englishOn(agent: PanelAgent, paths: string[]): Promise<string[]> {
-  const fragments = englishFragments();
-  const found: string[] = [];
-  for (const path of paths) {
-    const html = (await (await agent.get(path, POLISH)).text()).replace(/&quot;/g, '"');
-    const text = pageText(html);
-    for (const fragment of fragments) {
-      if (text.includes(fragment) || html.includes(fragment)) found.push(`${path}: ${fragment}`);
-    }
-  }
-  return found;
-}
 
 Deno.test("[panel language] a payment's customer e-mails and its subscription's renewal by link are Polish", async () => {
   const { t: app, agent } = await signedInApp({ role: "OWNER", provider: new LinkOnlyProvider() });
@@ -539,5 +536,118 @@ Deno.test("[panel language] production on PayU's sandbox says so in Polish", asy
     } finally {
       await app.close();
     }
+  }
+});
+
+Deno.test("[panel language] business details and the sandbox mailbox speak Polish", async (t) => {
+  const { t: app, agent } = await signedInApp({ role: "OWNER" });
+  try {
+    const member = await addUser(app, { email: "grace@acme.test", role: "MEMBER" });
+    const memberAgent = new PanelAgent(app);
+    await memberAgent.signIn(member.email, member.password);
+
+    await t.step("a member reads 'not set yet' in Polish", async () => {
+      assert.deepEqual(await englishOn(memberAgent, ["/panel/team"]), []);
+      const text = pageText(await (await memberAgent.get("/panel/team", POLISH)).text());
+      assert.ok(text.includes("Dane firmy"), text);
+      assert.ok(text.includes("Dane nie zostały jeszcze uzupełnione."), text);
+    });
+
+    await t.step("the form's validation errors in Polish", async () => {
+      const form = {
+        legalName: "Kawiarnia Ziarno sp. z o.o.",
+        "address.line1": "ul. Mokotowska 12",
+        "address.line2": "",
+        "address.postalCode": "00-561",
+        "address.city": "Warszawa",
+        "address.country": "PL",
+        taxId: "",
+        contactEmail: "kontakt@ziarno.example.pl",
+        contactPhone: "",
+        defaultLanguage: "pl",
+      };
+      const cases: [Record<string, string>, string][] = [
+        [{ taxId: "526-025-02-75" }, "Nieprawidłowy NIP: wpisz 10 cyfr z poprawną cyfrą kontrolną"],
+        [{ legalName: " " }, "Wpisz nazwę firmy."],
+        [{ "address.city": "" }, "Wpisz miejscowość."],
+        [{ "address.country": "Polska" }, "Wpisz dwuliterowy kod kraju (ISO 3166-1), np. PL."],
+        [{ contactEmail: "kontakt" }, "Wpisz poprawny adres e-mail, np. kontakt@firma.pl."],
+        [{ contactPhone: "zadzwoń" }, "Wpisz poprawny numer telefonu, np. +48 22 123 45 67."],
+        [{ legalName: "x".repeat(201) }, "To pole może mieć najwyżej 200 znaków."],
+      ];
+      for (const [change, message] of cases) {
+        const response = await agent.post("/panel/team/business-details", { ...form, ...change }, {
+          headers: POLISH,
+        });
+        assert.equal(response.status, 400, message);
+        const text = pageText(await response.text());
+        assert.ok(text.includes(message), `${message}: ${text}`);
+      }
+      assert.equal((await app.request("GET", "/api/v1/business-details")).status, 404);
+    });
+
+    await app.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
+    const { paymentId } = await paidPayment(app, {}, { customer: { email: "jan@example.com" } });
+    await app.services.scheduler.runDue();
+    await app.emails.idle();
+    const mailbox = await (await app.request("GET", "/api/v1/sandbox/emails")).json();
+    const emailId: string = mailbox.data[0].emailId;
+
+    await t.step("saved details: the owner's form and the member's summary", async () => {
+      const saved = pageText(
+        await (await agent.get("/panel/team?notice=business-saved", POLISH)).text(),
+      );
+      assert.ok(saved.includes("Dane firmy zapisane."), saved);
+      assert.ok(saved.includes("Zapisz dane firmy"), saved);
+      const summary = pageText(await (await memberAgent.get("/panel/team", POLISH)).text());
+      assert.ok(
+        summary.includes(
+          "Nazwa firmy Kawiarnia Ziarno sp. z o.o. Adres ul. Mokotowska 12, 00-561 Warszawa, PL " +
+            "NIP 5260250274 Kontakt kontakt@ziarno.example.pl, +48 22 123 45 67 " +
+            "Domyślny język klientów polski Prośby o fakturę Przyjmowane",
+        ),
+        summary,
+      );
+      assert.deepEqual(await englishOn(agent, ["/panel/team"]), []);
+      assert.deepEqual(await englishOn(memberAgent, ["/panel/team"]), []);
+    });
+
+    await t.step("the mailbox with one e-mail, and that e-mail's page", async () => {
+      const list = pageText(await (await agent.get("/panel/developers/mailbox", POLISH)).text());
+      assert.ok(
+        list.includes(
+          "Temat Do Język Otrzymano Potwierdzenie płatności – Kawiarnia Ziarno sp. z o.o. " +
+            "Potwierdzenie płatności jan@example.com pl",
+        ),
+        list,
+      );
+      // Too short for the catalogue check: the title, the navigation and the back link.
+      assert.equal(list.includes("Sandbox mailbox"), false, list);
+      assert.ok(list.includes("Kopiowanie konfiguracji Skrzynka sandboxa Szybki start"), list);
+      const page = pageText(
+        await (await agent.get(`/panel/developers/mailbox/${emailId}`, POLISH)).text(),
+      );
+      assert.ok(page.includes("Nagłówki Od Paystead <no-reply@sandbox.test> Do jan@example.com"));
+      assert.ok(page.includes(`Płatność ${paymentId}`), page);
+      assert.ok(page.includes("Tak widzi go klient"), page);
+      assert.ok(page.includes("Wersja tekstowa"), page);
+      assert.deepEqual(
+        await englishOn(agent, [
+          "/panel/developers/mailbox",
+          `/panel/developers/mailbox/${emailId}`,
+          "/panel/developers/mailbox/em_missing",
+        ]),
+        [],
+      );
+      const missing = await agent.get("/panel/developers/mailbox/em_missing", POLISH);
+      assert.equal(missing.status, 404);
+      assert.ok(
+        pageText(await missing.text()).includes(
+          "Nie znaleziono e-maila o identyfikatorze „em_missing”.",
+        ),
+      );
+    });
+  } finally {
+    await app.close();
   }
 });

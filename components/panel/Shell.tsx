@@ -276,7 +276,7 @@ export function Shell(props: {
                         href="/panel/developers/mailbox"
                         current={current === "mailbox"}
                       >
-                        Sandbox mailbox
+                        {t("panel.nav.mailbox")}
                       </NavLink>
                     )}
                     {chrome.quickstart && (

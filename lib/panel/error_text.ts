@@ -6,6 +6,21 @@ import type { MessageKey, Translator } from "../i18n/mod.ts";
  * Named groups become the message's values. A message no pattern knows is shown as it is.
  */
 const PATTERNS: readonly (readonly [RegExp, MessageKey])[] = [
+  // Business details (Team and plan): said without the field's code name, as each shows under
+  // its field; first, as the general patterns below would match them too.
+  [/^'legalName': must not be empty\.$/, "panel.error.business.legalName"],
+  [/^'address\.line1': must not be empty\.$/, "panel.error.business.line1"],
+  [/^'address\.postalCode': must not be empty\.$/, "panel.error.business.postalCode"],
+  [/^'address\.city': must not be empty\.$/, "panel.error.business.city"],
+  [
+    /^'(?<param>legalName|address\.\w+|taxId|contactEmail)': Too big: expected string to have <=(?<max>\d+) characters\.$/,
+    "panel.error.business.tooLong",
+  ],
+  [/^'address\.country': must be an ISO 3166-1 alpha-2 code/, "panel.error.business.country"],
+  [/^'taxId': must be a NIP: 10 digits/, "panel.error.business.nip"],
+  [/^'contactEmail': must be an e-mail address\.$/, "panel.error.business.email"],
+  [/^'contactPhone': must be a phone number\.$/, "panel.error.business.phone"],
+  [/^'defaultLanguage': (?<detail>.+)$/, "panel.error.business.language"],
   [
     /^'(?<param>[^']+)': Too small: expected string to have >=1 characters\.$/,
     "panel.error.tooShort",
@@ -136,6 +151,11 @@ const PATTERNS: readonly (readonly [RegExp, MessageKey])[] = [
   [/^Line (?<line>\d+): this is not valid CSV \((?<detail>.*)\)\.$/, "panel.error.statementCsv"],
   [/^Line (?<line>\d+): the statement is empty\.$/, "panel.error.statementEmpty"],
   [/^Line (?<line>\d+): the statement has no operations\.$/, "panel.error.statementNoOperations"],
+  [
+    /^This operation exists only in the sandbox; call it on the sandbox API host \((?<url>.+)\)\.$/,
+    "panel.error.sandboxOnly",
+  ],
+  [/^No e-mail with id '(?<id>.*)'\.$/, "panel.error.noEmail"],
 ];
 
 const ROLES = ["OWNER", "ADMIN", "MEMBER"] as const;

@@ -12,6 +12,7 @@ import { panelTeam } from "./panel_team.ts";
 import { panelApiKeys } from "./panel_api_keys.ts";
 import { panelEmails } from "./panel_emails.ts";
 import { panelRecords } from "./panel_records.ts";
+import { panelBusiness } from "./panel_business.ts";
 
 /**
  * Words a merchant reads in the panel: its frame, the shared parts and the pages before and
@@ -181,4 +182,5 @@ export const panel = {
   ...panelDevelopers,
   ...panelEmails,
   ...panelRecords,
+  ...panelBusiness,
 } as const;

@@ -13,6 +13,7 @@ import { panelTeam } from "./panel_team.ts";
 import { panelApiKeys } from "./panel_api_keys.ts";
 import { panelEmails } from "./panel_emails.ts";
 import { panelRecords } from "./panel_records.ts";
+import { panelBusiness } from "./panel_business.ts";
 
 /** Słowa, które sprzedawca czyta w panelu: jego ramka, części wspólne i strony logowania. */
 const frame = {
@@ -179,4 +180,5 @@ export const panel: PanelMessages = {
   ...panelDevelopers,
   ...panelEmails,
   ...panelRecords,
+  ...panelBusiness,
 };

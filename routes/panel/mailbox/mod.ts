@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
 import { loadMailbox, loadMailboxEmail } from "../../../lib/panel/mailbox.ts";
-import { orgCtx, type PanelEnv } from "../kit/context.ts";
+import { orgCtx, type PanelEnv, translatorOf } from "../kit/context.ts";
 import { renderPanel } from "../kit/render.tsx";
 import { MailboxEmailPage, MailboxListPage } from "./pages.tsx";
 
@@ -21,7 +21,7 @@ export function createMailboxArea(services: Services): Hono<PanelEnv> {
     .get("/", async (c) => {
       const page = await loadMailbox(orgCtx(c), c.req.query("startingAfter") || undefined);
       return renderPanel(services, c, {
-        title: "Sandbox mailbox",
+        title: translatorOf(c).t("panel.mailbox.title"),
         current: "mailbox",
         body: h(MailboxListPage, { ...page, smtp: services.config.smtp !== null }),
       });
@@ -29,7 +29,7 @@ export function createMailboxArea(services: Services): Hono<PanelEnv> {
     .get("/:emailId", async (c) => {
       const email = await loadMailboxEmail(orgCtx(c), c.req.param("emailId"));
       return renderPanel(services, c, {
-        title: email.subject ?? "E-mail",
+        title: email.subject ?? translatorOf(c).t("panel.mailbox.email"),
         current: "mailbox",
         frameSelf: true,
         body: h(MailboxEmailPage, { email, from }),

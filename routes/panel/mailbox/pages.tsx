@@ -1,3 +1,4 @@
+import { rich, useT } from "../../../components/panel/i18n.ts";
 import {
   Card,
   DateTime,
@@ -9,52 +10,53 @@ import {
   PageHeader,
 } from "../../../components/panel/ui.tsx";
 import type { MailboxRow } from "../../../db/customer_emails.ts";
+import { EMAIL_KINDS } from "../../../lib/emails/content.ts";
+import type { Translator } from "../../../lib/i18n/mod.ts";
 import type { MailboxPage } from "../../../lib/panel/mailbox.ts";
 import { MAILBOX_HREF } from "./href.ts";
 
-const KIND_LABELS: Record<string, string> = {
-  PAYMENT_CONFIRMATION: "Payment confirmation",
-  RENEWAL_NOTICE: "Renewal notice",
-  RENEWAL_REMINDER: "Renewal reminder",
-  REFUND_NOTICE: "Refund notice",
-};
+/** An e-mail's kind as the page's language names it (an unknown one as it is). */
+function kindLabel(tr: Translator, kind: string): string {
+  const known = EMAIL_KINDS.find((candidate) => candidate === kind);
+  return known ? tr.t(`panel.mailbox.kind.${known}`) : kind;
+}
 
 /** The sandbox mailbox: every e-mail the sandbox kept instead of sending, newest first. */
 export function MailboxListPage(props: MailboxPage & { smtp: boolean }) {
+  const tr = useT();
   const next = props.nextAfter === null
     ? null
     : `${MAILBOX_HREF}?${new URLSearchParams({ startingAfter: props.nextAfter })}`;
   return (
     <>
       <PageHeader
-        title="Sandbox mailbox"
-        description="Without SMTP_URL the sandbox sends no e-mail: what customers would receive lands here, newest first. GET /api/v1/sandbox/emails lists the same."
+        title={tr.t("panel.mailbox.title")}
+        description={rich(tr, "panel.mailbox.description", {
+          api: <code>GET /api/v1/sandbox/emails</code>,
+        })}
       />
       {props.smtp && (
         <Notice tone="info">
-          This sandbox has SMTP_URL set: new e-mails go to that server, not here.
+          {tr.t("panel.mailbox.smtp")}
         </Notice>
       )}
       <Card>
         {props.emails.length === 0
           ? (
-            <EmptyState title="No e-mails yet">
-              <p>
-                Pay a sandbox payment that has a customer e-mail address (test code 777123): its
-                confirmation appears here, and a refund's notice after it.
-              </p>
+            <EmptyState title={tr.t("panel.mailbox.empty")}>
+              <p>{tr.t("panel.mailbox.emptyText", { code: "777123" })}</p>
             </EmptyState>
           )
           : (
             <div class="table-wrap">
               <table class="table">
-                <caption class="visually-hidden">Sandbox mailbox</caption>
+                <caption class="visually-hidden">{tr.t("panel.mailbox.title")}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Subject</th>
-                    <th scope="col">To</th>
-                    <th scope="col">Language</th>
-                    <th scope="col">Received</th>
+                    <th scope="col">{tr.t("panel.mailbox.subject")}</th>
+                    <th scope="col">{tr.t("panel.mailbox.to")}</th>
+                    <th scope="col">{tr.t("panel.mailbox.language")}</th>
+                    <th scope="col">{tr.t("panel.mailbox.received")}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -63,7 +65,7 @@ export function MailboxListPage(props: MailboxPage & { smtp: boolean }) {
                       <td>
                         <a href={`${MAILBOX_HREF}/${email.public_id}`}>{email.subject}</a>
                         <br />
-                        <span class="muted small">{KIND_LABELS[email.kind] ?? email.kind}</span>
+                        <span class="muted small">{kindLabel(tr, email.kind)}</span>
                       </td>
                       <td>{email.recipient}</td>
                       <td>{email.language}</td>
@@ -78,7 +80,7 @@ export function MailboxListPage(props: MailboxPage & { smtp: boolean }) {
           )}
         {next && (
           <p class="pager">
-            <a href={next}>Older e-mails →</a>
+            <a href={next}>{tr.t("panel.mailbox.older")}</a>
           </p>
         )}
       </Card>
@@ -92,41 +94,42 @@ export function MailboxListPage(props: MailboxPage & { smtp: boolean }) {
  */
 export function MailboxEmailPage(props: { email: MailboxRow; from: string }) {
   const { email } = props;
+  const tr = useT();
   return (
     <>
       <PageHeader
         title={email.subject ?? ""}
-        back={{ href: MAILBOX_HREF, label: "Sandbox mailbox" }}
+        back={{ href: MAILBOX_HREF, label: tr.t("panel.mailbox.title") }}
         description={<Id>{email.public_id}</Id>}
       />
-      <Card title="Headers" id="headers">
+      <Card title={tr.t("panel.mailbox.headers")} id="headers">
         <Facts>
-          <Fact label="From">{props.from}</Fact>
-          <Fact label="To">{email.recipient}</Fact>
-          <Fact label="Subject">{email.subject}</Fact>
-          <Fact label="Message-ID">
+          <Fact label={tr.t("panel.mailbox.from")}>{props.from}</Fact>
+          <Fact label={tr.t("panel.mailbox.to")}>{email.recipient}</Fact>
+          <Fact label={tr.t("panel.mailbox.subject")}>{email.subject}</Fact>
+          <Fact label={tr.t("panel.mailbox.messageId")}>
             <code>{email.message_id}</code>
           </Fact>
-          <Fact label="Language">{email.language}</Fact>
-          <Fact label="Payment">
+          <Fact label={tr.t("panel.mailbox.language")}>{email.language}</Fact>
+          <Fact label={tr.t("panel.mailbox.payment")}>
             <a href={`/panel/payments/${email.payment_public_id}`}>{email.payment_public_id}</a>
           </Fact>
-          <Fact label="Received">
+          <Fact label={tr.t("panel.mailbox.received")}>
             <DateTime at={email.sent_at ?? email.created_at} />
           </Fact>
         </Facts>
       </Card>
-      <Card title="As the customer sees it" id="html">
+      <Card title={tr.t("panel.mailbox.asSeen")} id="html">
         <iframe
           class="mail-frame"
           src={`${MAILBOX_HREF}/${email.public_id}/html`}
           sandbox=""
-          title={`The e-mail "${email.subject}"`}
+          title={tr.t("panel.mailbox.frameTitle", { subject: email.subject ?? "" })}
           width="100%"
           height="720"
         />
       </Card>
-      <Card title="Plain text" id="text">
+      <Card title={tr.t("panel.mailbox.plainText")} id="text">
         <pre class="mail-text">{email.text_body}</pre>
       </Card>
     </>

@@ -1,3 +1,4 @@
+import { useT } from "../../../components/panel/i18n.ts";
 import { Card, CsrfField, Fact, Facts, Field, FormError } from "../../../components/panel/ui.tsx";
 import type { BusinessDetails } from "../../../lib/business_details.ts";
 import { BUSINESS_FIELDS } from "../../../lib/panel/business_details.ts";
@@ -42,25 +43,32 @@ function TextField(props: {
 
 function Summary(props: { details: BusinessDetails | null }) {
   const { details } = props;
+  const tr = useT();
   if (!details) {
-    return <p class="muted">Not set yet. An owner or admin sets them here.</p>;
+    return <p class="muted">{tr.t("panel.business.notSet")}</p>;
   }
   const { address } = details;
   return (
     <Facts>
-      <Fact label="Legal name">{details.legalName}</Fact>
-      <Fact label="Address">
+      <Fact label={tr.t("panel.business.legalName")}>{details.legalName}</Fact>
+      <Fact label={tr.t("panel.business.address")}>
         {[address.line1, address.line2, `${address.postalCode} ${address.city}`, address.country]
           .filter(Boolean).join(", ")}
       </Fact>
-      <Fact label="NIP">{details.taxId ?? "—"}</Fact>
-      <Fact label="Contact">
+      <Fact label={tr.t("panel.business.nip")}>{details.taxId ?? tr.t("panel.none")}</Fact>
+      <Fact label={tr.t("panel.business.contact")}>
         {[details.contactEmail, details.contactPhone].filter(Boolean).join(", ")}
       </Fact>
-      <Fact label="Customers' default language">
-        {details.defaultLanguage === "pl" ? "Polish" : "English"}
+      <Fact label={tr.t("panel.business.defaultLanguage")}>
+        {tr.t(`panel.business.language.${details.defaultLanguage}`)}
       </Fact>
-      <Fact label="Invoice requests">{details.invoiceRequests ? "Offered" : "Not offered"}</Fact>
+      <Fact label={tr.t("panel.business.invoiceRequests")}>
+        {tr.t(
+          details.invoiceRequests
+            ? "panel.business.invoiceOffered"
+            : "panel.business.invoiceNotOffered",
+        )}
+      </Fact>
     </Facts>
   );
 }
@@ -78,12 +86,10 @@ export function BusinessDetailsCard(props: {
 }) {
   const { values, problem } = props;
   const field = { values, problem };
+  const tr = useT();
   return (
-    <Card title="Business details" id="business-details">
-      <p class="muted">
-        Who your customers pay (consumer rights act, art. 12): shown on the payment page and in
-        every e-mail customers get, in the sandbox and in production.
-      </p>
+    <Card title={tr.t("panel.business.title")} id="business-details">
+      <p class="muted">{tr.t("panel.business.lead")}</p>
       {!props.manage && <Summary details={props.details} />}
       {props.manage && (
         <form method="post" action="/panel/team/business-details" class="form" data-once>
@@ -91,43 +97,43 @@ export function BusinessDetailsCard(props: {
           <FormError message={problemOfForm(problem, [...BUSINESS_FIELDS])} />
           <TextField
             name="legalName"
-            label="Legal name"
+            label={tr.t("panel.business.legalName")}
             required
             autocomplete="organization"
             {...field}
           />
           <TextField
             name="address.line1"
-            label="Street and number"
+            label={tr.t("panel.business.line1")}
             required
             autocomplete="address-line1"
             {...field}
           />
           <TextField
             name="address.line2"
-            label="Address, second line (optional)"
+            label={tr.t("panel.business.line2")}
             autocomplete="address-line2"
             {...field}
           />
           <div class="form__row">
             <TextField
               name="address.postalCode"
-              label="Postal code"
+              label={tr.t("panel.business.postalCode")}
               required
               autocomplete="postal-code"
               {...field}
             />
             <TextField
               name="address.city"
-              label="City"
+              label={tr.t("panel.business.city")}
               required
               autocomplete="address-level2"
               {...field}
             />
             <TextField
               name="address.country"
-              label="Country code"
-              hint="Two letters, such as PL."
+              label={tr.t("panel.business.country")}
+              hint={tr.t("panel.business.countryHint")}
               required
               autocomplete="country"
               {...field}
@@ -135,23 +141,23 @@ export function BusinessDetailsCard(props: {
           </div>
           <TextField
             name="taxId"
-            label="NIP (optional)"
-            hint="10 digits; dashes and spaces are fine. Checked against its check digit."
+            label={tr.t("panel.business.taxId")}
+            hint={tr.t("panel.business.taxIdHint")}
             {...field}
           />
           <div class="form__row">
             <TextField
               name="contactEmail"
-              label="Contact e-mail"
+              label={tr.t("panel.business.contactEmail")}
               type="email"
-              hint="Customers' replies to their e-mails go here."
+              hint={tr.t("panel.business.contactEmailHint")}
               required
               autocomplete="email"
               {...field}
             />
             <TextField
               name="contactPhone"
-              label="Contact phone (optional)"
+              label={tr.t("panel.business.contactPhone")}
               type="tel"
               autocomplete="tel"
               {...field}
@@ -159,17 +165,17 @@ export function BusinessDetailsCard(props: {
           </div>
           <Field
             name="defaultLanguage"
-            label="Customers' default language"
-            hint="Used when neither the payment nor the customer's browser says which."
+            label={tr.t("panel.business.defaultLanguage")}
+            hint={tr.t("panel.business.defaultLanguageHint")}
             error={problemFor(problem, "defaultLanguage")}
           >
             {(attrs) => (
               <select {...attrs}>
                 <option value="pl" selected={valueOf(values, "defaultLanguage") !== "en"}>
-                  Polish
+                  {tr.t("panel.business.language.pl")}
                 </option>
                 <option value="en" selected={valueOf(values, "defaultLanguage") === "en"}>
-                  English
+                  {tr.t("panel.business.language.en")}
                 </option>
               </select>
             )}
@@ -181,10 +187,12 @@ export function BusinessDetailsCard(props: {
                 name="invoiceRequests"
                 checked={valueOf(values, "invoiceRequests") === "on"}
               />
-              <span>Customers may ask for an invoice (company name and NIP)</span>
+              <span>{tr.t("panel.business.invoiceCheckbox")}</span>
             </label>
           </div>
-          <button type="submit" class="button button--primary">Save business details</button>
+          <button type="submit" class="button button--primary">
+            {tr.t("panel.business.save")}
+          </button>
         </form>
       )}
     </Card>
