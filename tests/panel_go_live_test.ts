@@ -7,6 +7,7 @@ import {
   makeTestApp,
   type TestApp,
 } from "./support/helpers.ts";
+import { SHOP_DETAILS } from "./support/customer_helpers.ts";
 import { addUser, pageText, PanelAgent } from "./support/panel_helpers.ts";
 
 const resolveHost: HostResolver = () => Promise.resolve(["93.184.216.34"]);
@@ -149,11 +150,19 @@ Deno.test("[panel go live] the checklist stays after the first payment until eve
       },
     );
 
-    await t.step("an endpoint added: every step done, the checklist is gone", async () => {
+    await t.step("an endpoint added: only the business details are left", async () => {
       const endpoint = await app.request("POST", "/api/v1/webhook-endpoints", {
         url: "https://shop.example/hooks",
       });
       assert.equal(endpoint.status, 201, await endpoint.clone().text());
+      const card = goLiveText(await (await agent.get("/panel")).text());
+      assert.match(card ?? "", /✓ Step 3 \(done\): Webhook endpoint/);
+      assert.match(card ?? "", /4 Step 4: Business details Not set/);
+    });
+
+    await t.step("business details saved: every step done, the checklist is gone", async () => {
+      const saved = await app.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
+      assert.equal(saved.status, 200, await saved.clone().text());
       const page = await (await agent.get("/panel")).text();
       assert.equal(goLiveText(page), null);
       assert.ok(page.includes('id="chart"'));
