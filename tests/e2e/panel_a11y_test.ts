@@ -257,6 +257,7 @@ Deno.test("[e2e] production's go-live checklist in Polish, on a phone: axe-clean
       "Krok 1: Dostawca płatności",
       "Krok 2 (wykonany): Produkcyjny klucz API",
       "Krok 3: Endpoint webhooków",
+      "Krok 4: Dane firmy",
     ]);
     assert.deepEqual([...await seriousViolations(page), ...await phoneProblems(page)], []);
     await card.getByRole("button", { name: "Sprawdź połączenie z PayU" }).click();
@@ -267,6 +268,7 @@ Deno.test("[e2e] production's go-live checklist in Polish, on a phone: axe-clean
         "Krok 1 (wykonany): Dostawca płatności",
         "Krok 2 (wykonany): Produkcyjny klucz API",
         "Krok 3: Endpoint webhooków",
+        "Krok 4: Dane firmy",
       ],
     );
     assert.deepEqual([...await seriousViolations(page), ...await phoneProblems(page)], []);

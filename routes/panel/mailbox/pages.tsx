@@ -8,6 +8,7 @@ import {
   Id,
   Notice,
   PageHeader,
+  TableWrap,
 } from "../../../components/panel/ui.tsx";
 import type { MailboxRow } from "../../../db/customer_emails.ts";
 import { EMAIL_KINDS } from "../../../lib/emails/content.ts";
@@ -48,7 +49,7 @@ export function MailboxListPage(props: MailboxPage & { smtp: boolean }) {
             </EmptyState>
           )
           : (
-            <div class="table-wrap">
+            <TableWrap label={tr.t("panel.mailbox.title")}>
               <table class="table">
                 <caption class="visually-hidden">{tr.t("panel.mailbox.title")}</caption>
                 <thead>
@@ -76,7 +77,7 @@ export function MailboxListPage(props: MailboxPage & { smtp: boolean }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )}
         {next && (
           <p class="pager">

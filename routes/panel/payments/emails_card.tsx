@@ -1,5 +1,12 @@
 import { useT } from "../../../components/panel/i18n.ts";
-import { Card, ConfirmAction, DateTime, Id, StatusBadge } from "../../../components/panel/ui.tsx";
+import {
+  Card,
+  ConfirmAction,
+  DateTime,
+  Id,
+  StatusBadge,
+  TableWrap,
+} from "../../../components/panel/ui.tsx";
 import type { CustomerEmailRow } from "../../../db/schema.ts";
 import type { MessageKey, Translator } from "../../../lib/i18n/mod.ts";
 import { translateError } from "../../../lib/panel/error_text.ts";
@@ -64,7 +71,7 @@ export function EmailsCard(props: {
       {emails.length === 0
         ? <p class="muted">{t("panel.emails.none")}</p>
         : (
-          <div class="table-wrap">
+          <TableWrap label={t("panel.emails.caption")}>
             <table class="table table--compact">
               <caption class="visually-hidden">{t("panel.emails.caption")}</caption>
               <thead>
@@ -127,7 +134,7 @@ export function EmailsCard(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
     </Card>
   );
