@@ -9,19 +9,35 @@ export function freePort(): number {
   return port;
 }
 
-/** Waits until `url` answers, or throws after `timeoutMs`. */
-export async function waitForUrl(url: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits until `url` answers with a response `accept` takes, or throws after `timeoutMs`; stops
+ * polling once `signal` aborts.
+ */
+export async function waitForUrl(
+  url: string,
+  timeoutMs = 30_000,
+  accept: (response: Response) => boolean = () => true,
+  signal?: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !signal?.aborted) {
     try {
       const response = await fetch(url);
       await response.body?.cancel();
-      return;
+      if (accept(response)) return;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // not listening yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** A child that exited before it answered, with what it printed on stderr. */
+export class ChildExitedError extends Error {
+  constructor(readonly code: number, readonly logs: string) {
+    super(`the child exited with code ${code} before it answered: ${logs.slice(-500)}`);
+  }
 }
 
 /** A running child server. */
@@ -102,13 +118,35 @@ export const PAYU_TEST_ENV: Record<string, string> = {
   PAYU_SECOND_KEY: PAYU_SANDBOX_POS.secondKey,
 };
 
-/** Starts `main.ts serve` on a free port with the given data directory and variables. */
+/** Paystead answers every request with a Request-Id: another test's server on the port does not. */
+function isPaystead(response: Response): boolean {
+  return response.headers.has("request-id");
+}
+
+/**
+ * Starts `main.ts serve` on a free port with the given data directory and variables.
+ * NOTE: test files run in parallel, so a port `freePort` found may be taken by another test's
+ * server before the child binds it; then the child exits and another port is tried.
+ */
 export async function startPaystead(
   dataDir: string,
   env: Record<string, string> = {},
-  port = freePort(),
+  port?: number,
 ): Promise<ChildServer> {
-  return await startChild(paysteadCommand(dataDir, env, port), port, "/healthz");
+  for (let attempt = 1;; attempt++) {
+    const chosen = port ?? freePort();
+    try {
+      return await startChild(
+        paysteadCommand(dataDir, env, chosen),
+        chosen,
+        "/healthz",
+        isPaystead,
+      );
+    } catch (error) {
+      const taken = error instanceof ChildExitedError && /already in use/.test(error.logs);
+      if (!taken || port !== undefined || attempt === 3) throw error;
+    }
+  }
 }
 
 /** The command that serves Paystead from `main.ts` on `port` (benchmarks time its start). */
@@ -177,11 +215,15 @@ export async function startBareServer(port = freePort()): Promise<ChildServer> {
   return await startChild(command, port, "/");
 }
 
-/** Spawns `command` and resolves once `readyPath` on `port` answers. */
+/**
+ * Spawns `command` and resolves once `readyPath` on `port` answers as `accept` expects; throws
+ * ChildExitedError if the child exits first.
+ */
 export async function startChild(
   command: Deno.Command,
   port: number,
   readyPath: string,
+  accept?: (response: Response) => boolean,
 ): Promise<ChildServer> {
   const process = command.spawn();
   let output = "";
@@ -197,7 +239,15 @@ export async function startChild(
     })().catch(() => {}),
   ]);
   const url = `http://127.0.0.1:${port}`;
-  await waitForUrl(url + readyPath);
+  const polling = new AbortController();
+  const exit = process.status.then((status) => status);
+  const ready = waitForUrl(url + readyPath, 30_000, accept, polling.signal).then(() => null);
+  const exitedFirst = await Promise.race([ready, exit]).finally(() => polling.abort());
+  if (exitedFirst) {
+    await ready.catch(() => {});
+    await readers;
+    throw new ChildExitedError(exitedFirst.code, logs);
+  }
   return {
     url,
     port,
