@@ -19,15 +19,23 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
     .executeTakeFirst();
 }
 
-/** Sets a user's password hash and whether a change is still required. */
+/**
+ * Sets a user's password hash and whether they must choose their own at the next sign-in (a
+ * one-time password).
+ */
 export async function updateUserPassword(
   db: Db,
   userId: number,
   passwordHash: string,
   at: number,
+  changeRequired = false,
 ): Promise<void> {
   await db.updateTable("users")
-    .set({ password_hash: passwordHash, password_change_required: 0, updated_at: at })
+    .set({
+      password_hash: passwordHash,
+      password_change_required: changeRequired ? 1 : 0,
+      updated_at: at,
+    })
     .where("id", "=", userId).execute();
 }
 
@@ -43,18 +51,6 @@ export async function upgradePasswordHash(
 ): Promise<void> {
   await db.updateTable("users").set({ password_hash: to })
     .where("id", "=", userId).where("password_hash", "=", from).execute();
-}
-
-/** Gives a user a new one-time password: they must choose their own at the next sign-in. */
-export async function setOneTimePassword(
-  db: Db,
-  userId: number,
-  passwordHash: string,
-  at: number,
-): Promise<void> {
-  await db.updateTable("users")
-    .set({ password_hash: passwordHash, password_change_required: 1, updated_at: at })
-    .where("id", "=", userId).execute();
 }
 
 /** Sets the panel language a user chose; null follows the browser. */

@@ -9,7 +9,7 @@ import {
 } from "../../db/organisations.ts";
 import { deleteUserSessions } from "../../db/panel_sessions.ts";
 import { findMemberByEmail } from "../../db/team.ts";
-import { findUserByEmail, insertUser, setOneTimePassword } from "../../db/users.ts";
+import { findUserByEmail, insertUser, updateUserPassword } from "../../db/users.ts";
 import type { AccountsSchema, OrganisationRow, UserRow } from "../../db/schema.ts";
 import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -165,7 +165,7 @@ export async function resetUserPassword(
         { param: "email" },
       );
     }
-    await setOneTimePassword(trx, member.user_id, passwordHash, now);
+    await updateUserPassword(trx, member.user_id, passwordHash, now, true);
     await deleteUserSessions(trx, member.user_id);
     return member;
   });

@@ -8,6 +8,7 @@ import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import {
   insertPendingPayment,
+  invoiceRequestOf,
   PAYMENT_DEADLINES_JOB,
   type PaymentRecord,
   requirePayableOffer,
@@ -60,9 +61,7 @@ export async function startPaymentAgain(
       expiresAt: payment.expires_at,
       now,
       locale: isLanguage(payment.locale) ? payment.locale : null,
-      invoice: payment.invoice_company_name !== null && payment.invoice_tax_id !== null
-        ? { companyName: payment.invoice_company_name, taxId: payment.invoice_tax_id }
-        : null,
+      invoice: invoiceRequestOf(payment),
     });
     await carryCodeGuard(trx, payment.public_id, record.public_id, services.clock.now());
     wakeAtOrgTime(ctx, trx, PAYMENT_DEADLINES_JOB, record.expires_at);

@@ -15,6 +15,7 @@ import { authorizeAttempt, openAttempt, type Payer } from "../payments/attempts.
 import { applyAttemptOutcome } from "../payments/outcome.ts";
 import {
   insertPendingPayment,
+  invoiceRequestOf,
   type PaymentRecord,
   payWithCode,
   requireSandbox,
@@ -103,9 +104,6 @@ async function newSessionPayment(
   const previous = session.payment_public_id === null
     ? undefined
     : await findPaymentByPublicId(trx, session.payment_public_id);
-  const previousInvoice = previous?.invoice_company_name && previous.invoice_tax_id
-    ? { companyName: previous.invoice_company_name, taxId: previous.invoice_tax_id }
-    : null;
   const payment = await insertPendingPayment(trx, services, offer, {
     publicId: newId("payment"),
     amount: session.amount,
@@ -113,7 +111,7 @@ async function newSessionPayment(
     customerEmail: details.customerEmail ?? previous?.customer_email ?? null,
     customerName: null,
     locale: isLanguage(session.locale) ? session.locale : null,
-    invoice: details.invoice ?? previousInvoice,
+    invoice: details.invoice ?? (previous ? invoiceRequestOf(previous) : null),
     successUrl: session.success_url,
     cancelUrl: session.cancel_url,
     metadata: JSON.parse(session.metadata),

@@ -8,7 +8,7 @@ import { getBusinessDetails } from "../business_details.ts";
 import type { Services } from "../context.ts";
 import { isLanguage } from "../i18n/mod.ts";
 import type { RecurringInterval } from "../offers.ts";
-import { paymentUrl } from "../payments/mod.ts";
+import { invoiceRequestOf, paymentUrl } from "../payments/mod.ts";
 import { period } from "../subscriptions/periods.ts";
 import {
   type BoughtLine,
@@ -61,9 +61,7 @@ export async function loadEmailModel(services: Services, email: LeasedEmail): Pr
     currency: facts.currency,
     paidAt: facts.succeeded_at ?? facts.created_at,
     paymentId: facts.public_id,
-    invoice: facts.invoice_company_name !== null && facts.invoice_tax_id !== null
-      ? { companyName: facts.invoice_company_name, taxId: facts.invoice_tax_id }
-      : null,
+    invoice: invoiceRequestOf(facts),
     refund: facts.refund_public_id !== null && facts.refund_amount !== null
       ? { refundId: facts.refund_public_id, amount: facts.refund_amount }
       : null,

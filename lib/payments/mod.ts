@@ -65,9 +65,7 @@ export function toPayment(row: PaymentApiRow, publicUrl: string): Payment {
     expiresAt: toIso(row.expires_at),
     failureCode: row.failure_code as FailureCode | null,
     metadata: JSON.parse(row.metadata),
-    invoiceRequest: row.invoice_company_name !== null && row.invoice_tax_id !== null
-      ? { companyName: row.invoice_company_name, taxId: row.invoice_tax_id }
-      : null,
+    invoiceRequest: invoiceRequestOf(row),
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     version: row.version,
@@ -118,6 +116,15 @@ export async function transition(
   });
   for (const hook of services.paymentHooks) await hook(trx, services, record, to, now);
   return record;
+}
+
+/** The invoice a payment's customer asked for (both columns set), or null. */
+export function invoiceRequestOf(
+  row: { invoice_company_name: string | null; invoice_tax_id: string | null },
+): { companyName: string; taxId: string } | null {
+  return row.invoice_company_name !== null && row.invoice_tax_id !== null
+    ? { companyName: row.invoice_company_name, taxId: row.invoice_tax_id }
+    : null;
 }
 
 /**
