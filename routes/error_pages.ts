@@ -23,35 +23,6 @@ export function wantsPage(c: Context): boolean {
   return accept.includes("text/html") || !accept.includes("application/json");
 }
 
-/** A page's title, and its text when the error's own message is not the one to show. */
-interface ErrorPageText {
-  title: string;
-  text?: string;
-}
-
-/** A merchant's error pages (the panel, in English). */
-const MERCHANT_PAGES: Record<number, ErrorPageText> = {
-  400: { title: "Check what you entered" },
-  401: { title: "Sign in again" },
-  403: { title: "You can't do this here" },
-  404: { title: "Not found" },
-  409: { title: "That didn't work" },
-  413: { title: "That was too much at once" },
-  429: { title: "Too many attempts" },
-};
-
-const MERCHANT_UNEXPECTED =
-  "It wasn't anything you did. Try again in a moment; if it keeps happening, quote the reference below.";
-
-/**
- * What the panel's error page for `error` says to a merchant: the message of any 4xx (written
- * for them); a 5xx never shows its message.
- */
-export function merchantErrorText(error: ApiError): { title: string; text: string } {
-  const title = MERCHANT_PAGES[error.status]?.title ?? "Something went wrong";
-  return { title, text: error.status < 500 ? error.message : MERCHANT_UNEXPECTED };
-}
-
 /** The statuses a customer's error page explains in its own words; others are "went wrong". */
 const CUSTOMER_STATUSES = [400, 403, 404, 409, 429] as const;
 

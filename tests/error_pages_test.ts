@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { ApiError } from "../lib/errors.ts";
-import type { Language } from "../lib/i18n/mod.ts";
-import { customerErrorText, merchantErrorText, wantsPage } from "../routes/error_pages.ts";
+import { type Language, translator } from "../lib/i18n/mod.ts";
+import { panelErrorText } from "../lib/panel/error_text.ts";
+import { customerErrorText, wantsPage } from "../routes/error_pages.ts";
 
 Deno.test("[error pages] one rule decides page or JSON for public pages, the panel and the API", async (t) => {
   const app = new Hono();
@@ -80,7 +81,7 @@ Deno.test("[error pages] customers read their language's words, merchants the AP
   for (const [error, reader, title, text] of cases) {
     await t.step(`${error.status} to ${reader}: ${title}`, () => {
       const page = reader === "merchant"
-        ? merchantErrorText(error)
+        ? panelErrorText(translator("en"), error)
         : customerErrorText(error, reader);
       assert.deepEqual(page, { title, text });
     });

@@ -1,3 +1,4 @@
+import type { ApiError } from "../errors.ts";
 import type { MessageKey, Translator } from "../i18n/mod.ts";
 
 /**
@@ -197,4 +198,17 @@ export function translateError(tr: Translator, message: string): string {
     return tr.t(key, translatedValues(tr, key, values));
   }
   return message;
+}
+
+const ERROR_TITLES = [400, 401, 403, 404, 409, 413, 429] as const;
+
+/** A panel error page's title and text: a 4xx's own message, translated; a 5xx's none. */
+export function panelErrorText(tr: Translator, error: ApiError): { title: string; text: string } {
+  const status = ERROR_TITLES.find((known) => known === error.status);
+  return {
+    title: tr.t(status ? `panel.errorPage.${status}` : "panel.errorPage.other"),
+    text: error.status < 500
+      ? translateError(tr, error.message)
+      : tr.t("panel.errorPage.unexpected"),
+  };
 }

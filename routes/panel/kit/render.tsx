@@ -9,7 +9,7 @@ import type { ApiError } from "../../../lib/errors.ts";
 import { decide } from "../../../lib/accounts/access.ts";
 import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
 import type { Translator } from "../../../lib/i18n/mod.ts";
-import { translateError } from "../../../lib/panel/error_text.ts";
+import { panelErrorText } from "../../../lib/panel/error_text.ts";
 import { wantsPage } from "../../error_pages.ts";
 import { errorResponse } from "../../errors.ts";
 import { renderPage } from "../../html.tsx";
@@ -91,19 +91,6 @@ export async function renderPanel(
   );
 }
 
-const ERROR_TITLES = [400, 401, 403, 404, 409, 413, 429] as const;
-
-/** An error page's title and text for a merchant: a 4xx's own message, a 5xx's none. */
-function errorText(tr: Translator, error: ApiError): { title: string; text: string } {
-  const status = ERROR_TITLES.find((known) => known === error.status);
-  return {
-    title: tr.t(status ? `panel.errorPage.${status}` : "panel.errorPage.other"),
-    text: error.status < 500
-      ? translateError(tr, error.message)
-      : tr.t("panel.errorPage.unexpected"),
-  };
-}
-
 /**
  * The panel's error answer: JSON for the islands, else a page in the panel's frame (or a plain
  * one when nobody is signed in). Messages of 4xx errors are written for the merchant and shown;
@@ -117,7 +104,7 @@ export function renderPanelError(
   if (!wantsPage(c)) return Promise.resolve(errorResponse(c, error));
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   const tr = translatorOf(c);
-  const { title, text } = errorText(tr, error);
+  const { title, text } = panelErrorText(tr, error);
   const reference = error.status >= 500 ? c.get("requestId") : undefined;
   const session = c.get("session") as PanelSession | undefined;
   if (session) {
