@@ -28,7 +28,7 @@ function serveReference(dir: string, port: number): void {
   };
   const findKey = prepare("SELECT org_id FROM api_keys WHERE secret_hash = ?");
   const findOffer = prepare(
-    "SELECT id, org_id, amount, currency, recurring_interval FROM offers WHERE public_id = ? AND org_id = ? AND active = 1",
+    "SELECT id, org_id, amount, currency, updated_at FROM offers WHERE public_id = ? AND org_id = ? AND active = 1",
   );
   let wal: Deno.FsFile | null = null;
   let waiting: { statements: SqlStatement[]; done: (ok: boolean) => void }[] = [];
@@ -84,7 +84,7 @@ function serveReference(dir: string, port: number): void {
       org_id: number;
       amount: number;
       currency: string;
-      recurring_interval: string | null;
+      updated_at: number;
     } | undefined;
     if (!offer) return Response.json({ error: "offer" }, { status: 404 });
     const now = Date.now();

@@ -77,16 +77,6 @@ export async function insertNewIdempotencyKey(
   return result.numAffectedRows === 1n ? Number(result.insertId) : undefined;
 }
 
-/** Takes over an abandoned in-flight key with a new lease. */
-export async function relockIdempotencyKey(
-  db: Db,
-  id: number,
-  lockedUntil: number,
-): Promise<void> {
-  await db.updateTable("idempotency_keys").set({ locked_until: lockedUntil })
-    .where("id", "=", id).where("status", "=", "IN_FLIGHT").execute();
-}
-
 /** Stores the response of an in-flight key if this request still holds its lease. */
 export async function completeIdempotencyKey(
   db: Db,

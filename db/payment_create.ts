@@ -2,8 +2,8 @@ import type { SqlStatement } from "./libsql_dialect.ts";
 import type { NewPayment } from "./payments.ts";
 import type { EventRow, OfferRow } from "./schema.ts";
 
-/** The stored answer of an Idempotency-Key, for a replay. */
-interface CompletedKey {
+/** The request's Idempotency-Key with its answer, stored with the payment for a replay. */
+interface AnsweredKey {
   key: string;
   fingerprint: string;
   lockedUntil: number;
@@ -37,39 +37,33 @@ const PAYMENT_COLUMNS = [
   "invoice_tax_id",
 ] as const satisfies readonly (keyof NewPayment)[];
 
+// The offer as it was read: its rules were checked on that row, and any change bumps updated_at.
 const INSERT_PAYMENT = `INSERT INTO payments (${PAYMENT_COLUMNS.join(", ")}) SELECT ${
   PAYMENT_COLUMNS.map(() => "?").join(", ")
-} FROM offers WHERE id = ? AND org_id = ? AND active = 1 AND amount = ? AND currency = ?
-  AND recurring_interval IS ?`;
+} FROM offers WHERE id = ? AND org_id = ? AND updated_at = ?`;
 const INSERT_PAYMENT_UNDER_KEY =
   `${INSERT_PAYMENT} AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE org_id = ? AND key = ?)`;
 const INSERT_EVENT = `INSERT INTO events (public_id, org_id, type, payload, created_at)
   SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM payments WHERE public_id = ?)`;
-const INSERT_COMPLETED_KEY = `INSERT INTO idempotency_keys (org_id, key, fingerprint, status,
+const INSERT_ANSWERED_KEY = `INSERT INTO idempotency_keys (org_id, key, fingerprint, status,
   locked_until, response_status, response_content_type, response_body, created_at)
   SELECT ?, ?, ?, 'COMPLETED', ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM payments WHERE public_id = ?)`;
 
 /**
- * A payment, its event and (under an Idempotency-Key) the key with its stored answer, as
- * statements declared up front for `Store.writeStatements`. The payment is inserted only while
- * the offer is still as it was read (active, same price, currency and interval) and the key is
- * new; the event and key only if the payment was. So the first statement's `rowsAffected` says
- * whether all of it happened (1) or none of it (0), in one round trip and no read in between.
+ * A payment, its event and (under an Idempotency-Key) the key with its answer, as statements
+ * declared up front for `Store.writeStatements`. The payment is inserted only while the offer
+ * is as it was read (the same `updated_at`) and the key is new; the event and key only if the
+ * payment was. So the first statement's `rowsAffected` says whether all of it happened (1) or
+ * none of it (0), in one round trip and no read in between.
  */
 export function paymentCreateStatements(input: {
   payment: NewPayment;
-  offer: Pick<OfferRow, "id" | "org_id" | "amount" | "currency" | "recurring_interval">;
+  offer: Pick<OfferRow, "id" | "org_id" | "updated_at">;
   event: Omit<EventRow, "id">;
-  key?: CompletedKey;
+  key?: AnsweredKey;
 }): SqlStatement[] {
   const { payment, offer, event, key } = input;
-  const offerArgs = [
-    offer.id,
-    offer.org_id,
-    offer.amount,
-    offer.currency,
-    offer.recurring_interval,
-  ];
+  const offerArgs = [offer.id, offer.org_id, offer.updated_at];
   const paymentArgs = [...PAYMENT_COLUMNS.map((column) => payment[column]), ...offerArgs];
   const statements: SqlStatement[] = [
     key
@@ -89,7 +83,7 @@ export function paymentCreateStatements(input: {
   ];
   if (key) {
     statements.push({
-      sql: INSERT_COMPLETED_KEY,
+      sql: INSERT_ANSWERED_KEY,
       args: [
         payment.org_id,
         key.key,

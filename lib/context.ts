@@ -17,12 +17,12 @@ import type { HostResolver } from "./webhooks/address_policy.ts";
 /**
  * The write contract of a request (`ctx.write`): runs `work` in a write transaction of the
  * environment database and resolves with its value, possibly BEFORE the commit, and a request
- * calls it at most once. Under an Idempotency-Key the write commits together with the stored
- * response (lib/idempotency.ts) and a second call is refused; without one it is the store's own
- * write. Code is written for the first case everywhere: what must follow the commit (waking a
- * job) is registered inside `work` with `afterCommit(trx, ...)`, and a step that must be on disk
- * before something else happens (a provider call) uses `services.store.write`, which resolves
- * after its commit.
+ * calls it at most once. A POST answered under an Idempotency-Key gets a write that commits
+ * together with the stored answer and refuses a second call (`answered`, routes/api/answers.ts;
+ * docs/architecture.md "A request's write"); otherwise it is the store's own write. Code is
+ * written for the first case everywhere: what must follow the commit (waking a job) is registered
+ * inside `work` with `afterCommit(trx, ...)`, and a step that must be on disk before something
+ * else happens (a provider call) uses `services.store.write`, which resolves after its commit.
  */
 export type RequestWrite = <T>(
   work: (trx: Kysely<EnvironmentSchema>) => Promise<T>,

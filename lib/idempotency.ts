@@ -7,9 +7,7 @@ import {
   deleteIdempotencyKeyRow,
   deleteIdempotencyKeysCreatedBy,
   findIdempotencyKey,
-  insertIdempotencyKey,
   insertNewIdempotencyKey,
-  relockIdempotencyKey,
 } from "../db/idempotency_keys.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import type { Clock } from "./clock.ts";
@@ -58,51 +56,79 @@ export function isWellFormedKey(key: string): boolean {
   return key.length >= 1 && key.length <= 255 && /^[\x21-\x7e]+$/.test(key);
 }
 
-/** The outcome of presenting a key: run the request, or replay what it answered before. */
-export type Claim =
-  | { kind: "claimed"; id: number; lockedUntil: number }
-  | { kind: "replay"; response: StoredResponse };
+/** An Idempotency-Key as a request presents it. */
+export interface RequestKey {
+  orgId: number;
+  key: string;
+  /** What was asked: method, path and body (see requestFingerprint). */
+  fingerprint: string;
+  /** When, on the system clock: keys live on it, not on an organisation's sandbox clock. */
+  at: number;
+}
 
-/** Claims `key` for a request, or returns the stored response, or throws 409. */
-export async function claimIdempotencyKey(
+/**
+ * Thrown by a request's write that found its key already there: nothing of the write stayed.
+ * `settleTakenKey` then says what the request answers.
+ */
+export class IdempotencyKeyTaken extends Error {
+  constructor() {
+    super("The Idempotency-Key was there before this request's write.");
+    this.name = "IdempotencyKeyTaken";
+  }
+}
+
+/** A request's hold on its key while it runs, until its write commits with its answer. */
+export interface KeyClaim {
+  id: number;
+  lockedUntil: number;
+}
+
+/**
+ * Claims a new key for a request that holds it while it runs (its work may be slow, and a second
+ * request with the key must see it in use). One statement: one native call on a file, one round
+ * trip that holds no lock on a libSQL server. Throws IdempotencyKeyTaken if the key is there.
+ */
+export async function claimKey(
   store: Store<EnvironmentSchema>,
-  input: { orgId: number; key: string; fingerprint: string; now: number },
-): Promise<Claim> {
-  const { orgId, key, fingerprint, now } = input;
-  const lockedUntil = leaseEnd(now);
-  // A new key, the usual case, is claimed by one statement: one native call on a file, one
-  // round trip that holds no lock on a libSQL server.
+  key: RequestKey,
+): Promise<KeyClaim> {
+  const lockedUntil = leaseEnd(key.at);
+  // A claim need not be on disk before the request runs: its write commits after it, and no
+  // acknowledged write outlives a lost claim.
   const id = await store.writeStatement((db) =>
     insertNewIdempotencyKey(db, {
-      org_id: orgId,
-      key,
-      fingerprint,
+      org_id: key.orgId,
+      key: key.key,
+      fingerprint: key.fingerprint,
       locked_until: lockedUntil,
-      created_at: now,
+      created_at: key.at,
     })
   );
-  if (id !== undefined) return { kind: "claimed", id, lockedUntil };
-  // NOTE: the key was there (or went meanwhile): read and decide in one write transaction, so of
-  // concurrent identical requests (in this process or another over the same database) exactly
-  // one inserts or takes over the row; the rest see it. A claim need not be on disk before the
-  // request runs: its write commits after it, and no acknowledged write outlives a lost claim.
-  const claim = await store.writeVisible(async (trx): Promise<Claim> => {
-    let row = await findIdempotencyKey(trx, orgId, key);
-    if (row && row.created_at <= now - IDEMPOTENCY_TTL_MS) {
+  if (id === undefined) throw new IdempotencyKeyTaken();
+  return { id, lockedUntil };
+}
+
+/** What a request whose key was taken answers: the first answer again, or it runs after all. */
+export type TakenKey = { kind: "replay"; response: StoredResponse } | { kind: "free" };
+
+/**
+ * Decides about a key found taken, in one write transaction, so of concurrent identical requests
+ * (in this process or another over the same database) exactly one runs; the rest see it. A
+ * different request with the key, or one while the first still runs, is a 409. A key past its
+ * 24 hours, or abandoned by a request that committed nothing, is removed: the request runs.
+ */
+export async function settleTakenKey(
+  store: Store<EnvironmentSchema>,
+  key: RequestKey,
+): Promise<TakenKey> {
+  const settled = await store.writeVisible(async (trx): Promise<TakenKey> => {
+    const row = await findIdempotencyKey(trx, key.orgId, key.key);
+    if (!row) return { kind: "free" };
+    if (row.created_at <= key.at - IDEMPOTENCY_TTL_MS) {
       await deleteIdempotencyKeyRow(trx, row.id);
-      row = undefined;
+      return { kind: "free" };
     }
-    if (!row) {
-      const inserted = await insertIdempotencyKey(trx, {
-        org_id: orgId,
-        key,
-        fingerprint,
-        locked_until: lockedUntil,
-        created_at: now,
-      });
-      return { kind: "claimed", id: inserted.id, lockedUntil };
-    }
-    if (row.fingerprint !== fingerprint) {
+    if (row.fingerprint !== key.fingerprint) {
       throw new ApiError(
         "idempotency_key_reused",
         "This Idempotency-Key was used with a different request; use a new key for a new request.",
@@ -118,21 +144,21 @@ export async function claimIdempotencyKey(
         },
       };
     }
-    if (row.locked_until > now && !wasAbandoned(store, row.id, row.locked_until)) {
+    if (row.locked_until > key.at && !wasAbandoned(store, row.id, row.locked_until)) {
       throw new ApiError(
         "idempotency_key_in_use",
         "A request with this Idempotency-Key is still running; retry after it finishes.",
       );
     }
     // The request that held the key died, or failed on storage, before committing anything.
-    await relockIdempotencyKey(trx, row.id, lockedUntil);
+    await deleteIdempotencyKeyRow(trx, row.id);
     abandonedClaims.get(store)?.delete(row.id);
-    return { kind: "claimed", id: row.id, lockedUntil };
+    return { kind: "free" };
   });
   // NOTE: a replayed answer is a 2xx: the write it stands for must be on disk first. A write
-  // that commits after the claim is acknowledged only once all before it is durable.
-  if (claim.kind === "replay") await store.write(() => Promise.resolve());
-  return claim;
+  // that commits after this one is acknowledged only once all before it is durable.
+  if (settled.kind === "replay") await store.write(() => Promise.resolve());
+  return settled;
 }
 
 /**
@@ -148,7 +174,7 @@ function wasAbandoned(store: Store<EnvironmentSchema>, id: number, lockedUntil: 
 
 function abandonClaim(
   store: Store<EnvironmentSchema>,
-  claim: { id: number; lockedUntil: number },
+  claim: KeyClaim,
   now: number,
 ): void {
   let claims = abandonedClaims.get(store);
@@ -171,10 +197,10 @@ interface HeldWrite {
  */
 export class IdempotentRequest {
   readonly #store: Store<EnvironmentSchema>;
-  readonly #claim: { id: number; lockedUntil: number };
+  readonly #claim: KeyClaim;
   #held: HeldWrite | null = null;
 
-  constructor(store: Store<EnvironmentSchema>, claim: { id: number; lockedUntil: number }) {
+  constructor(store: Store<EnvironmentSchema>, claim: KeyClaim) {
     this.#store = store;
     this.#claim = claim;
   }
@@ -226,26 +252,28 @@ export class IdempotentRequest {
   };
 
   /**
-   * Ends the request with its response: a successful one commits with the write; a failed one
-   * undoes the write. A request that changed nothing releases its key.
+   * Ends the request with its answer: a successful one commits with the write; a refusal (4xx
+   * or 5xx) undoes it. A request that changed nothing releases its key.
    */
   async finish(response: StoredResponse): Promise<void> {
     const held = this.#held;
-    if (held && response.status < 400) {
-      held.respond(response);
-      try {
-        await held.committed;
-      } catch (error) {
-        // NOTE: the write and its stored response committed together or not at all; it failed,
-        // so the key is released and a retry runs the request again.
-        await this.#release().catch(() => {});
-        throw error;
-      }
-      return;
+    if (!held || response.status >= 400) return await this.fail();
+    held.respond(response);
+    try {
+      await held.committed;
+    } catch (error) {
+      // NOTE: the write and its stored response committed together or not at all; it failed,
+      // so the key is released and a retry runs the request again.
+      await this.#release().catch(() => {});
+      throw error;
     }
-    if (held) {
-      held.respond(null);
-      await held.committed.catch(() => {});
+  }
+
+  /** Ends a request that failed: its write is undone and its key released. */
+  async fail(): Promise<void> {
+    if (this.#held) {
+      this.#held.respond(null);
+      await this.#held.committed.catch(() => {});
     }
     await this.#release();
   }

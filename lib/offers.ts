@@ -168,7 +168,9 @@ export function updateOffer(
       ...(input.description !== undefined && { description: input.description }),
       ...(input.active !== undefined && { active: input.active ? 1 : 0 }),
       ...(input.metadata !== undefined && { metadata: JSON.stringify(input.metadata) }),
-      updated_at: ctx.now(),
+      // Strictly later, even within a millisecond: a payment create checks that its offer is
+      // still as read by comparing updated_at (db/payment_create.ts).
+      updated_at: Math.max(ctx.now(), offer.updated_at + 1),
     });
     return updated!;
   });

@@ -1,5 +1,6 @@
 import type { ApiPrincipal } from "../lib/api_keys.ts";
 import type { OrgContext } from "../lib/context.ts";
+import type { RequestKey } from "../lib/idempotency.ts";
 
 /** Hono variables every route can read, and the connection `Deno.serve` hands to the app. */
 export interface AppEnv {
@@ -15,5 +16,7 @@ export interface AppEnv {
     ctx: OrgContext;
     /** The parsed JSON request body, set by the JSON body middleware. */
     jsonBody: unknown;
+    /** A POST's Idempotency-Key, set by the idempotency middleware when the request has one. */
+    requestKey: RequestKey | undefined;
   };
 }

@@ -5,7 +5,7 @@ import { GroupCommitWriter, type WriteBatch } from "../db/group_commit.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { StorageHealth } from "../db/storage_health.ts";
 import { afterCommit } from "../lib/after_commit.ts";
-import { claimIdempotencyKey } from "../lib/idempotency.ts";
+import { claimKey } from "../lib/idempotency.ts";
 
 /** A writer over fake batches whose fsyncs finish when the test says. */
 function fakeWriter() {
@@ -272,14 +272,14 @@ Deno.test("[group-commit] claiming a new Idempotency-Key is one statement in the
   } as Pick<Store<EnvironmentSchema>, "write" | "writeVisible" | "writeStatement">;
   const claims = await Promise.all([
     gate,
-    claimIdempotencyKey(store as Store<EnvironmentSchema>, {
+    claimKey(store as Store<EnvironmentSchema>, {
       orgId: 1,
       key: "k1",
       fingerprint: "f",
-      now: 1_000,
+      at: 1_000,
     }),
   ]);
-  assert.deepEqual(claims[1], { kind: "claimed", id: 7, lockedUntil: 61_000 });
+  assert.deepEqual(claims[1], { id: 7, lockedUntil: 61_000 });
   assert.deepEqual(log.slice(1).map((sql) => sql.replace(/ \(.*/, "")), [
     'insert into "idempotency_keys"',
     "(autocommit)",

@@ -10,7 +10,8 @@ import {
   parseCustomerDetails,
   saveCustomerDetails,
 } from "../payments/customer_details.ts";
-import { createPayment, findPublicPayment, type PaymentRecord } from "../payments/mod.ts";
+import { createPayment } from "../payments/create.ts";
+import { findPublicPayment, type PaymentRecord } from "../payments/mod.ts";
 import { CreatePaymentRequest } from "../payments/schemas.ts";
 import type { Payer } from "../payments/attempts.ts";
 import { payCheckoutSession, payHostedPayment, rejectMalformedCode } from "./attempts.ts";

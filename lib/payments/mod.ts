@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { findOffer } from "../../db/offers.ts";
 import {
   findApiPayment,
   findPayment,
@@ -14,9 +13,8 @@ import {
 import type { EnvironmentSchema, OfferRow, PaymentsTable } from "../../db/schema.ts";
 import { findOpenAttempt } from "../../db/payment_attempts.ts";
 import { toIso } from "../clock.ts";
-import { type OrgContext, type Services, wakeAtOrgTime } from "../context.ts";
+import type { OrgContext, Services } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
-import { requireInvoiceRequests } from "../business_details.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
@@ -127,37 +125,7 @@ export function invoiceRequestOf(
     : null;
 }
 
-/**
- * Creates a hosted payment for an offer; writes `payment.created`. With `askedOnPage`, the
- * customer is on the hosted page, which asks for the address a subscription renewed by link
- * needs (code entry refuses a code without it), so it is not required up front.
- */
-export async function createPayment(
-  ctx: OrgContext,
-  input: CreatePaymentRequest,
-  options: { askedOnPage?: boolean } = {},
-): Promise<PaymentRecord> {
-  requireHttpsInProduction(ctx.services, input.successUrl, "successUrl");
-  requireHttpsInProduction(ctx.services, input.cancelUrl, "cancelUrl");
-  if (input.invoiceRequest) await requireInvoiceRequests(ctx.services.accounts, ctx.orgId);
-  const now = ctx.now();
-  const payment = await ctx.write(async (trx) => {
-    const offer = await findOffer(trx, ctx.orgId, input.qrId);
-    requirePayableOffer(input.qrId, offer);
-    if (!options.askedOnPage) requireRenewalAddress(ctx.services, offer, input);
-    const record = await insertPendingPayment(
-      trx,
-      ctx.services,
-      offer,
-      apiPaymentFields(offer, input, now),
-    );
-    wakeAtOrgTime(ctx, trx, PAYMENT_DEADLINES_JOB, record.expires_at);
-    return record;
-  });
-  return payment;
-}
-
-/** Throws the 404 or 409 that says why `offer` cannot be paid for (see createPayment). */
+/** Throws the 404 or 409 that says why `offer` cannot be paid for. */
 export function requirePayableOffer(
   qrId: string,
   offer: OfferRow | undefined,

@@ -18,6 +18,7 @@ import {
   json,
   jsonBody,
 } from "./openapi.ts";
+import { answered } from "./answers.ts";
 
 const tags = ["Checkout sessions"];
 // NOTE: `POST /checkout-sessions/{qrId}` (the specification's) and `GET
@@ -60,15 +61,13 @@ export const checkoutSessions = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const ctx = c.var.ctx;
-      const session = await createCheckoutSession(
-        ctx,
-        c.req.valid("param").id,
-        c.req.valid("json"),
-      );
-      return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 201);
-    },
+    (c) =>
+      answered(
+        c,
+        201,
+        (ctx) => createCheckoutSession(ctx, c.req.valid("param").id, c.req.valid("json")),
+        (session) => toCheckoutSession(session, c.var.ctx.services.config.publicUrl),
+      ),
   )
   .openapi(
     createRoute({
@@ -105,11 +104,13 @@ export const checkoutSessions = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const ctx = c.var.ctx;
-      const session = await expireCheckoutSession(ctx, c.req.valid("param").sessionId);
-      return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 200);
-    },
+    (c) =>
+      answered(
+        c,
+        200,
+        (ctx) => expireCheckoutSession(ctx, c.req.valid("param").sessionId),
+        (session) => toCheckoutSession(session, c.var.ctx.services.config.publicUrl),
+      ),
   )
   .openapi(
     createRoute({
@@ -131,13 +132,12 @@ export const checkoutSessions = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const ctx = c.var.ctx;
-      const session = await completeCheckoutSession(
-        ctx,
-        c.req.valid("param").sessionId,
-        c.req.valid("json").code,
-      );
-      return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 200);
-    },
+    (c) =>
+      answered(
+        c,
+        200,
+        (ctx) =>
+          completeCheckoutSession(ctx, c.req.valid("param").sessionId, c.req.valid("json").code),
+        (session) => toCheckoutSession(session, c.var.ctx.services.config.publicUrl),
+      ),
   );

@@ -4,7 +4,7 @@ import type { Services } from "../../lib/context.ts";
 import type { AppEnv } from "../env.ts";
 import { apiAuth } from "../middleware/api_auth.ts";
 import { limitBody } from "../middleware/body_limit.ts";
-import { idempotency } from "../middleware/idempotency.ts";
+import { idempotencyKeys } from "../middleware/idempotency.ts";
 import { jsonBody } from "../middleware/json_body.ts";
 import { rateLimit } from "../middleware/rate_limit.ts";
 import { TokenBucketLimiter } from "../../lib/rate_limit.ts";
@@ -16,7 +16,7 @@ import { exports } from "./exports.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
 import { buildOpenApiDocument } from "./openapi_document.ts";
-import { createPaymentAtOnceMiddleware, payments, paymentsAlias } from "./payments.ts";
+import { payments, paymentsAlias } from "./payments.ts";
 import { reconciliations } from "./reconciliations.ts";
 import { paymentRefunds, refunds } from "./refunds.ts";
 import { sandbox } from "./sandbox.ts";
@@ -58,11 +58,10 @@ export function createApi(
     ),
   ] as const;
   const authenticated = [limitApiBody, ...authenticatedAnyBody, jsonBody] as const;
-  const idempotent = idempotency(services);
+  const idempotent = idempotencyKeys(services);
 
   const v1 = createApiRouter();
   v1.use("*", ...authenticated);
-  v1.post("/payments", createPaymentAtOnceMiddleware);
   v1.use("*", idempotent);
   v1.route("/qr", offers);
   v1.route("/payments", payments);
@@ -87,7 +86,6 @@ export function createApi(
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();
   alias.use("/payments", ...authenticated);
-  alias.post("/payments", createPaymentAtOnceMiddleware);
   alias.use("/payments", idempotent);
   alias.route("/", paymentsAlias);
 

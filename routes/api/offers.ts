@@ -22,6 +22,7 @@ import {
   listPage,
   listResponse,
 } from "./openapi.ts";
+import { answered } from "./answers.ts";
 
 const tags = ["Offers"];
 const QrIdParam = idParam("qrId", "qr_4f9TqYcW2mJx8bN3kL6pR1sV");
@@ -43,7 +44,7 @@ export const offers = createApiRouter()
         ...errors(400, 401, 403, 409),
       },
     }),
-    async (c) => c.json(toOffer(await createOffer(c.var.ctx, c.req.valid("json"))), 201),
+    (c) => answered(c, 201, (ctx) => createOffer(ctx, c.req.valid("json")), toOffer),
   )
   .openapi(
     createRoute({

@@ -1,11 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import { isWellFormedKey, requestFingerprint } from "../../lib/idempotency.ts";
-import { createPaymentAtOnce } from "../../lib/payments/create_at_once.ts";
+import { createPayment } from "../../lib/payments/create.ts";
 import {
   cancelPayment,
   completePayment,
-  createPayment,
   getApiPayment,
   listPayments,
   toPayment,
@@ -17,6 +14,7 @@ import {
   Payment,
 } from "../../lib/payments/schemas.ts";
 import type { AppEnv } from "../env.ts";
+import { answered, keyed } from "./answers.ts";
 import {
   createApiRouter,
   emptyBody,
@@ -53,32 +51,12 @@ function createPaymentRoute(path: string, operationId: string, summary: string) 
 
 const createPaymentV1 = createPaymentRoute("/", "createPayment", "Create a hosted payment link");
 
-/**
- * `POST /payments` as one declared write when it is the usual case (see createPaymentAtOnce);
- * anything else goes on to the idempotency middleware and the route, which answer as ever. It
- * runs before the idempotency middleware, which would otherwise claim the key in a write of its
- * own.
- */
-export const createPaymentAtOnceMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const body = c.get("jsonBody");
-  const input = CreatePaymentRequest.safeParse(body);
-  const key = c.req.header("idempotency-key");
-  if (!input.success || (key !== undefined && !isWellFormedKey(key))) return next();
-  const response = await createPaymentAtOnce(
-    c.var.ctx,
-    input.data,
-    key === undefined
-      ? undefined
-      : { key, fingerprint: requestFingerprint("POST", c.req.path, body) },
-  );
-  if (!response) return next();
-  return c.body(response.body, 201, { "Content-Type": response.contentType });
-};
-
-const createPaymentHandler: RouteHandler<typeof createPaymentV1, AppEnv> = async (c) => {
-  const payment = await createPayment(c.var.ctx, c.req.valid("json"));
-  return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 201);
-};
+// One write: the payment, its event and the request's key with this answer (lib/payments/create.ts).
+const createPaymentHandler: RouteHandler<typeof createPaymentV1, AppEnv> = (c) =>
+  keyed(c, async (key) => {
+    const payment = await createPayment(c.var.ctx, c.req.valid("json"), { key });
+    return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 201);
+  });
 
 /** `POST /payments`: the specification's path for creating a hosted payment link. */
 export const paymentsAlias = createApiRouter().openapi(
@@ -147,10 +125,13 @@ export const payments = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const payment = await cancelPayment(c.var.ctx, c.req.valid("param").paymentId);
-      return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 200);
-    },
+    (c) =>
+      answered(
+        c,
+        200,
+        (ctx) => cancelPayment(ctx, c.req.valid("param").paymentId),
+        (payment) => toPayment(payment, c.var.ctx.services.config.publicUrl),
+      ),
   )
   .openapi(
     createRoute({
@@ -172,12 +153,11 @@ export const payments = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const payment = await completePayment(
-        c.var.ctx,
-        c.req.valid("param").paymentId,
-        c.req.valid("json").code,
-      );
-      return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 200);
-    },
+    (c) =>
+      answered(
+        c,
+        200,
+        (ctx) => completePayment(ctx, c.req.valid("param").paymentId, c.req.valid("json").code),
+        (payment) => toPayment(payment, c.var.ctx.services.config.publicUrl),
+      ),
   );

@@ -11,6 +11,7 @@ import {
   listPage,
   listResponse,
 } from "./openapi.ts";
+import { answered } from "./answers.ts";
 
 const tags = ["Refunds"];
 const PaymentIdParam = idParam("paymentId", "pay_4f9TqYcW2mJx8bN3kL6pR1sV");
@@ -40,14 +41,13 @@ export const paymentRefunds = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const refund = await createRefund(
-        c.var.ctx,
-        c.req.valid("param").paymentId,
-        c.req.valid("json"),
-      );
-      return c.json(toRefund(refund), 201);
-    },
+    (c) =>
+      answered(
+        c,
+        201,
+        (ctx) => createRefund(ctx, c.req.valid("param").paymentId, c.req.valid("json")),
+        toRefund,
+      ),
   )
   .openapi(
     createRoute({

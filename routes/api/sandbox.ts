@@ -16,6 +16,7 @@ import {
   listPage,
   listResponse,
 } from "./openapi.ts";
+import { answered } from "./answers.ts";
 
 const tags = ["Sandbox"];
 
@@ -54,7 +55,8 @@ export const sandbox = createApiRouter()
         ...errors(400, 401, 403, 409),
       },
     }),
-    async (c) => c.json(await advanceSandboxClock(c.var.ctx, c.req.valid("json")), 200),
+    (c) =>
+      answered(c, 200, (ctx) => advanceSandboxClock(ctx, c.req.valid("json")), (moved) => moved),
   )
   .openapi(
     createRoute({

@@ -19,6 +19,7 @@ import {
   listPage,
   listResponse,
 } from "./openapi.ts";
+import { answered } from "./answers.ts";
 
 const tags = ["Subscriptions"];
 const SubscriptionIdParam = idParam("subscriptionId", "sub_4f9TqYcW2mJx8bN3kL6pR1sV");
@@ -85,12 +86,11 @@ export const subscriptions = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const subscription = await cancelSubscription(
-        c.var.ctx,
-        c.req.valid("param").subscriptionId,
-        c.req.valid("json"),
-      );
-      return c.json(toSubscription(subscription), 200);
-    },
+    (c) =>
+      answered(
+        c,
+        200,
+        (ctx) => cancelSubscription(ctx, c.req.valid("param").subscriptionId, c.req.valid("json")),
+        toSubscription,
+      ),
   );

@@ -10,6 +10,7 @@ import {
   json,
   listResponse,
 } from "./openapi.ts";
+import { answered } from "./answers.ts";
 
 const tags = ["Webhooks"];
 const EventIdParam = idParam("id", "evt_4f9TqYcW2mJx8bN3kL6pR1sV");
@@ -59,12 +60,11 @@ export const webhookDeliveries = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const deliveries = await resendEvent(
-        c.var.ctx,
-        c.req.valid("param").id,
-        c.req.valid("json") ?? {},
-      );
-      return c.json({ data: deliveries }, 202);
-    },
+    (c) =>
+      answered(
+        c,
+        202,
+        (ctx) => resendEvent(ctx, c.req.valid("param").id, c.req.valid("json") ?? {}),
+        (deliveries) => ({ data: deliveries }),
+      ),
   );

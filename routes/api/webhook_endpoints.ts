@@ -41,6 +41,7 @@ import {
   listPage,
   listResponse,
 } from "./openapi.ts";
+import { answered } from "./answers.ts";
 
 const tags = ["Webhooks"];
 const EndpointIdParam = idParam("id", "we_4f9TqYcW2mJx8bN3kL6pR1sV");
@@ -65,10 +66,13 @@ export const webhookEndpoints = createApiRouter()
         ...errors(400, 401, 403, 409),
       },
     }),
-    async (c) => {
-      const endpoint = await createWebhookEndpoint(c.var.ctx, c.req.valid("json"));
-      return c.json(toWebhookEndpointWithSecret(endpoint), 201);
-    },
+    (c) =>
+      answered(
+        c,
+        201,
+        (ctx) => createWebhookEndpoint(ctx, c.req.valid("json")),
+        toWebhookEndpointWithSecret,
+      ),
   )
   .openapi(
     createRoute({
@@ -169,10 +173,13 @@ export const webhookEndpoints = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const endpoint = await rotateWebhookEndpointSecret(c.var.ctx, c.req.valid("param").id);
-      return c.json(toWebhookEndpointWithSecret(endpoint), 200);
-    },
+    (c) =>
+      answered(
+        c,
+        200,
+        (ctx) => rotateWebhookEndpointSecret(ctx, c.req.valid("param").id),
+        toWebhookEndpointWithSecret,
+      ),
   )
   .openapi(
     createRoute({
@@ -199,14 +206,13 @@ export const webhookEndpoints = createApiRouter()
         ...errors(400, 401, 403, 404, 409, 429),
       },
     }),
-    async (c) => {
-      const { recovery, created } = await recoverEvents(
-        c.var.ctx,
-        c.req.valid("param").id,
-        c.req.valid("json"),
-      );
-      return c.json(recovery, created ? 201 : 200);
-    },
+    (c) =>
+      answered(
+        c,
+        ({ created }: { created: boolean }) => created ? 201 : 200,
+        (ctx) => recoverEvents(ctx, c.req.valid("param").id, c.req.valid("json")),
+        ({ recovery }) => recovery,
+      ),
   )
   .openapi(
     createRoute({
@@ -242,10 +248,13 @@ export const webhookEndpoints = createApiRouter()
         ...errors(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => {
-      const delivery = await sendTestWebhook(c.var.ctx, c.req.valid("param").id);
-      return c.json(toWebhookDelivery(delivery, []), 202);
-    },
+    (c) =>
+      answered(
+        c,
+        202,
+        (ctx) => sendTestWebhook(ctx, c.req.valid("param").id),
+        (delivery) => toWebhookDelivery(delivery, []),
+      ),
   )
   .openapi(
     createRoute({

@@ -42,7 +42,7 @@ async function rowCounts(store: Store<EnvironmentSchema>) {
   };
 }
 
-Deno.test("[create at once] a usual create is one declared write: payment, event and key with its answer", async () => {
+Deno.test("[payment create] a create is one declared write: payment, event and key with its answer", async () => {
   const calls: string[] = [];
   const recording = recordingStore(calls);
   const t = await makeTestApp({ wrapStore: recording.wrap });
@@ -102,13 +102,14 @@ Deno.test("[create at once] a usual create is one declared write: payment, event
   }
 });
 
-Deno.test("[create at once] an offer changed between its read and the write: nothing of the batch stays, the usual path answers", async () => {
+Deno.test("[payment create] an offer changed between its read and the write: nothing stays, the offer's rules answer", async () => {
   const calls: string[] = [];
   const recording = recordingStore(calls);
   const t = await makeTestApp({ wrapStore: recording.wrap });
   try {
     const offer = await createTestOffer(t);
     const before = await rowCounts(t.store);
+    // The test clock stands still: the change lands in the same millisecond as the read.
     recording.setBeforeStatements(async () => {
       recording.setBeforeStatements(() => Promise.resolve());
       const deactivated = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: false });
@@ -120,16 +121,51 @@ Deno.test("[create at once] an offer changed between its read and the write: not
     });
     assert.equal(response.status, 409);
     assert.equal((await response.json()).error.code, "offer_inactive");
-    // The batch wrote nothing; the usual path claimed the key, failed, and gave it back.
-    assert.equal(calls[0], "writeStatements");
-    assert.ok(calls.includes("writeStatement"), calls.join());
-    assert.deepEqual(await rowCounts(t.store), { ...before, keys: 0 });
+    // The first write inserted nothing; the offer read again refused; no key was kept.
+    assert.deepEqual(calls.filter((call) => call !== "write"), ["writeStatements"]);
+    assert.deepEqual(await rowCounts(t.store), before);
+    const again = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: true });
+    assert.equal(again.status, 200);
+    const retried = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId }, {
+      "idempotency-key": "changed-1",
+    });
+    assert.equal(retried.status, 201);
+    assert.equal(retried.headers.get("idempotent-replayed"), null);
   } finally {
     await t.close();
   }
 });
 
-Deno.test("[create at once] what the usual path refuses is left to it, with its exact answers", async () => {
+Deno.test("[payment create] concurrent creates with one key: one payment, every other answer replays it", async () => {
+  const calls: string[] = [];
+  const recording = recordingStore(calls);
+  const t = await makeTestApp({ wrapStore: recording.wrap });
+  try {
+    const offer = await createTestOffer(t);
+    const responses = await Promise.all(
+      Array.from(
+        { length: 8 },
+        () =>
+          t.request("POST", "/api/v1/payments", { qrId: offer.qrId }, {
+            "idempotency-key": "twin",
+          }),
+      ),
+    );
+    assert.deepEqual(responses.map((response) => response.status), Array(8).fill(201));
+    const replayed = responses.filter((response) =>
+      response.headers.get("idempotent-replayed") === "true"
+    );
+    assert.equal(replayed.length, 7);
+    const bodies = new Set(await Promise.all(responses.map((response) => response.text())));
+    assert.equal(bodies.size, 1);
+    const { payments, keys } = await rowCounts(t.store);
+    assert.deepEqual({ payments, keys }, { payments: 1, keys: 1 });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[payment create] what is refused before the write writes nothing", async () => {
   const calls: string[] = [];
   const recording = recordingStore(calls);
   const t = await makeTestApp({ wrapStore: recording.wrap });
@@ -151,7 +187,7 @@ Deno.test("[create at once] what the usual path refuses is left to it, with its 
   }
 });
 
-Deno.test("[create at once] an offer remembered from an earlier create is checked again by the write", async () => {
+Deno.test("[payment create] an offer deactivated and activated again is read anew by every create", async () => {
   const calls: string[] = [];
   const recording = recordingStore(calls);
   const t = await makeTestApp({ wrapStore: recording.wrap });
