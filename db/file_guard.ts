@@ -4,7 +4,10 @@
  * file is made immutable (`chattr +i`), Linux answers such a store with SIGBUS, which ends the
  * process; an error code never comes. So before SQLite touches a file database, a `statx` on
  * descriptors held open here (about 2 µs, no path lookup) says whether its files are immutable
- * or deleted; the storage is then unavailable (503) and SQLite is not called.
+ * or deleted; the storage is then unavailable (503) and SQLite is not called. A file found fine
+ * is not asked again within a millisecond: a batch's statements share one answer. (The check and
+ * the call are two steps either way; what it prevents is a process that keeps calling SQLite
+ * after the change, not a change landing between them.)
  */
 
 const STATX_AT_EMPTY_PATH = 0x1000;
@@ -33,11 +36,14 @@ function loadLibc(): Libc | null {
 }
 
 const EMPTY_PATH = new Uint8Array([0]);
+/** How long a file found fine stays fine without asking again. */
+const FINE_FOR_MS = 1;
 
 /** One file watched through a descriptor opened at its first check. */
 class WatchedFile {
   readonly path: string;
   #fd = -1;
+  #fineUntil = 0;
   readonly #buffer = new Uint8Array(256);
   readonly #view = new DataView(this.#buffer.buffer);
 
@@ -47,6 +53,8 @@ class WatchedFile {
 
   /** Why SQLite must not touch the file now, or null. */
   problem(calls: Libc): string | null {
+    const now = performance.now();
+    if (now < this.#fineUntil) return null;
     if (this.#fd < 0) {
       this.#fd = calls.open(new TextEncoder().encode(`${this.path}\0`), O_RDONLY_CLOEXEC);
       // Not there yet: SQLite makes the -shm file at a connection's first read.
@@ -60,6 +68,7 @@ class WatchedFile {
       return `${this.path} is immutable (chattr +i)`;
     }
     if (this.#view.getUint32(16, true) === 0) return `${this.path} was deleted`;
+    this.#fineUntil = now + FINE_FOR_MS;
     return null;
   }
 
