@@ -68,8 +68,8 @@ export async function createPayment(
       services.scheduler.wake(PAYMENT_DEADLINES_JOB, systemTimeOf(ctx, payment.expires_at));
       return { ...record, id: Number(inserted.lastInsertRowid) };
     }
-    const now = await findOffer(ctx.db, ctx.orgId, input.qrId);
-    if (key && now?.updated_at === offer.updated_at) throw new IdempotencyKeyTaken();
+    const current = await findOffer(ctx.db, ctx.orgId, input.qrId);
+    if (key && current?.updated_at === offer.updated_at) throw new IdempotencyKeyTaken();
   }
   throw new ApiError(
     "state_conflict",
