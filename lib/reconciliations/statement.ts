@@ -56,7 +56,7 @@ const REQUIRED: ColumnName[] = [
  * lib/providers/, read here.
  */
 export interface StatementDialect {
-  /** Whose statement it is, as the messages name it ("PayU"). */
+  /** Whose statement it is: the provider's name, as the messages say it. */
   source: string;
   /** Each column's names in a header, in lower case; the first is the one messages use. */
   columns: Record<ColumnName, readonly string[]>;

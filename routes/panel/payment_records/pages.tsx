@@ -198,7 +198,7 @@ export function ReconciliationsPage(props: {
   csrf: string;
   problem: string | null;
   notice: string | null;
-  /** Whose statements are reconciled here ("PayU"). */
+  /** Whose statements are reconciled here: the provider's name. */
   source: string;
 }) {
   const tr = useT();

@@ -1,0 +1,228 @@
+import assert from "node:assert/strict";
+import type {
+  PaymentProvider,
+  ProviderCallback,
+  ProviderNotifications,
+} from "../lib/providers/mod.ts";
+import { SandboxProvider } from "../lib/providers/sandbox.ts";
+import { makeTestApp, type TestApp } from "./support/helpers.ts";
+
+const root = new URL("../", import.meta.url);
+
+/** Where no file may name PayU: everything but the provider folders (and the tests). */
+const SCANNED = [
+  "lib",
+  "routes",
+  "db",
+  "components",
+  "islands",
+  "bin",
+  "main.ts",
+  "server.ts",
+  "listener.ts",
+];
+
+/**
+ * PayU as a word, in any case ("PayU", "payu", "PAYU_POS_ID", "PayuProvider"), and not the two
+ * words of `payUrl` (a pay link): an upper-case U that starts a camel-case word is not PayU's.
+ */
+const PAYU = /[Pp][Aa][Yy](?:u|U(?![a-z]))/;
+
+/** The lines outside lib/providers/ that may name PayU, and why. */
+const ALLOWED: { file: string; line: RegExp; why: string }[] = [
+  {
+    file: "lib/config.ts",
+    line: /^import \{ payu \} from "\.\/providers\/payu\/config\.ts";$/,
+    why: "the provider list's import",
+  },
+  { file: "lib/config.ts", line: /^  return \[sandbox, payu\] as const;$/, why: "the list" },
+  { file: "main.ts", line: /fake[- ]?payu/i, why: "the `fake-payu` command's wiring" },
+  {
+    file: "db/migrations/environment/0011_reconciliations.ts",
+    line: /^ \* Records for the accountant: the reconciliations of PayU's statements/,
+    why: "a landed migration is frozen",
+  },
+];
+
+/** Every .ts and .tsx file under `path` (a file or a folder), relative to the root. */
+async function sources(path: string): Promise<string[]> {
+  const info = await Deno.stat(new URL(path, root));
+  if (info.isFile) return /\.tsx?$/.test(path) ? [path] : [];
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(new URL(path, root))) {
+    const child = `${path}/${entry.name}`;
+    if (child === "lib/providers") continue;
+    files.push(...await sources(child));
+  }
+  return files;
+}
+
+/** Each line naming PayU outside lib/providers/ as `file:line: text`, and the allowed ones used. */
+async function payuLines(): Promise<{ offences: string[]; used: Set<number> }> {
+  const offences: string[] = [];
+  const used = new Set<number>();
+  for (const path of SCANNED) {
+    for (const file of await sources(path)) {
+      const lines = (await Deno.readTextFile(new URL(file, root))).split("\n");
+      lines.forEach((text, index) => {
+        if (!PAYU.test(text)) return;
+        const allowed = ALLOWED.findIndex((entry) => entry.file === file && entry.line.test(text));
+        if (allowed === -1) offences.push(`${file}:${index + 1}: ${text.trim()}`);
+        else used.add(allowed);
+      });
+    }
+  }
+  return { offences, used };
+}
+
+Deno.test("[provider seam] no file outside lib/providers/ names PayU, but for the allowlist", async () => {
+  const { offences, used } = await payuLines();
+  assert.deepEqual(offences, []);
+  // An entry nothing needs any more is taken out, so the list stays minimal.
+  assert.deepEqual(
+    ALLOWED.filter((_, index) => !used.has(index)).map((entry) => entry.why),
+    [],
+  );
+});
+
+Deno.test("[provider seam] the guard's pattern is PayU in any spelling, and not a pay link", () => {
+  for (const text of ["PayU", "payu", "PAYU_POS_ID", "PayuProvider", "PayU's", "fake-payu"]) {
+    assert.equal(PAYU.test(text), true, text);
+  }
+  for (const text of ["payUrl", "offerPayUrl", "payment", "PayPal"]) {
+    assert.equal(PAYU.test(text), false, text);
+  }
+});
+
+/**
+ * A second acquirer as small as one can be: the simulator's payments, and callbacks signed by
+ * an `Acme-Signature` header that must read "valid".
+ */
+class AcmeProvider implements PaymentProvider {
+  readonly #sandbox = new SandboxProvider();
+  readonly name = "acme";
+  readonly health = this.#sandbox.health;
+  readonly orderValidityMs = this.#sandbox.orderValidityMs;
+  readonly renewals = null;
+  readonly statements = null;
+  readonly status = {
+    displayName: "Acme Pay",
+    account: { posId: "42", apiUrl: "https://acme.example" },
+    notifyUrl: "http://sandbox.test/providers/acme/notify",
+    testPayments: null,
+  };
+  readonly connectionTest = null;
+  /** The callbacks whose signature held, as the route handed them over. */
+  readonly received: ProviderCallback[] = [];
+  readonly notifications: ProviderNotifications = {
+    maxBytes: 1024,
+    signatureProblem: "The Acme-Signature header does not match the body.",
+    receive: (_services, callback) => {
+      if (callback.headers.get("acme-signature") !== "valid") return Promise.resolve(false);
+      this.received.push(callback);
+      return Promise.resolve(true);
+    },
+  };
+
+  doctorChecks() {
+    return Promise.resolve([]);
+  }
+  authorize(...args: Parameters<SandboxProvider["authorize"]>) {
+    return this.#sandbox.authorize(...args);
+  }
+  lookup(...args: Parameters<SandboxProvider["lookup"]>) {
+    return this.#sandbox.lookup(...args);
+  }
+  cancel() {
+    return this.#sandbox.cancel();
+  }
+  refund(...args: Parameters<SandboxProvider["refund"]>) {
+    return this.#sandbox.refund(...args);
+  }
+  lookupRefund(...args: Parameters<SandboxProvider["lookupRefund"]>) {
+    return this.#sandbox.lookupRefund(...args);
+  }
+}
+
+async function notify(t: TestApp, name: string, body: string, signature = "valid") {
+  return await t.app.request(`/providers/${name}/notify`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "acme-signature": signature },
+    body,
+  });
+}
+
+async function errorOf(response: Response, status: number): Promise<unknown> {
+  assert.equal(response.status, status);
+  assert.equal(response.headers.get("content-type"), "application/json");
+  const { error } = await response.json();
+  return { code: error.code, message: error.message };
+}
+
+Deno.test("[provider seam] another provider's callbacks come to its own notify route", async (t) => {
+  const acme = new AcmeProvider();
+  const app = await makeTestApp({ provider: acme });
+  try {
+    await t.step("signed: handed over with its headers and raw body, 200 OK", async () => {
+      const response = await notify(app, "acme", '{"order":"1"}');
+      assert.equal(response.status, 200);
+      assert.equal(await response.text(), "OK");
+      assert.equal(acme.received.length, 1);
+      assert.equal(acme.received[0].body, '{"order":"1"}');
+      assert.equal(acme.received[0].headers.get("acme-signature"), "valid");
+    });
+    await t.step("a bad signature is 401 with the provider's words, nothing taken", async () => {
+      assert.deepEqual(await errorOf(await notify(app, "acme", "{}", "forged"), 401), {
+        code: "signature_invalid",
+        message: "The Acme-Signature header does not match the body.",
+      });
+      assert.equal(acme.received.length, 1);
+    });
+    await t.step("over its body cap: 413 naming the provider, nothing taken", async () => {
+      assert.deepEqual(await errorOf(await notify(app, "acme", "x".repeat(1025)), 413), {
+        code: "body_too_large",
+        message: "A Acme Pay notification is at most 1 KiB.",
+      });
+      assert.equal(acme.received.length, 1);
+    });
+    await t.step("PayU's route and unknown names are 404 here", async () => {
+      for (const name of ["payu", "sandbox", "nobody"]) {
+        assert.deepEqual(await errorOf(await notify(app, name, "{}"), 404), {
+          code: "route_not_found",
+          message: `There is no POST /providers/${name}/notify.`,
+        });
+      }
+      assert.equal(acme.received.length, 1);
+    });
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[provider seam] with PayU configured, another provider's name is 404", async () => {
+  const app = await makeTestApp({ environment: "production" });
+  try {
+    for (const name of ["acme", "sandbox"]) {
+      assert.deepEqual(await errorOf(await notify(app, name, "{}"), 404), {
+        code: "route_not_found",
+        message: `There is no POST /providers/${name}/notify.`,
+      });
+    }
+    // Its own route answers: 401 for a callback without PayU's signature.
+    assert.equal((await notify(app, "payu", "{}")).status, 401);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("[provider seam] the simulator takes no callbacks: no notify route in the sandbox", async () => {
+  const app = await makeTestApp();
+  try {
+    assert.deepEqual(await errorOf(await notify(app, "sandbox", "{}"), 404), {
+      code: "route_not_found",
+      message: "There is no POST /providers/sandbox/notify.",
+    });
+  } finally {
+    await app.close();
+  }
+});
