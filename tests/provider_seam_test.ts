@@ -35,7 +35,7 @@ const ALLOWED: { file: string; line: RegExp; why: string }[] = [
     line: /^import \{ payu \} from "\.\/providers\/payu\/config\.ts";$/,
     why: "the provider list's import",
   },
-  { file: "lib/config.ts", line: /^  return \[sandbox, payu\] as const;$/, why: "the list" },
+  { file: "lib/config.ts", line: /^ {2}return \[sandbox, payu\] as const;$/, why: "the list" },
   { file: "main.ts", line: /fake[- ]?payu/i, why: "the `fake-payu` command's wiring" },
   {
     file: "db/migrations/environment/0011_reconciliations.ts",
