@@ -242,8 +242,6 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   "BACKUP_PASSPHRASE",
 ]);
 
-const url = httpUrl;
-
 const databaseUrl = z.string().refine(
   (value) => /^(file:|https?:\/\/|libsql:\/\/|wss?:\/\/)/.test(value),
   "must start with file:, http://, https://, libsql:// or ws(s)://",
@@ -278,9 +276,9 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1, "must not be empty").optional(),
   DATABASE_URL: databaseUrl.optional(),
   ACCOUNTS_DATABASE_URL: databaseUrl.optional(),
-  PUBLIC_URL: url.optional(),
-  SANDBOX_PUBLIC_URL: url.optional(),
-  PRODUCTION_PUBLIC_URL: url.optional(),
+  PUBLIC_URL: httpUrl.optional(),
+  SANDBOX_PUBLIC_URL: httpUrl.optional(),
+  PRODUCTION_PUBLIC_URL: httpUrl.optional(),
   QUICKSTART_ACCESS: z.enum(["plan", "role"], "must be plan or role").optional(),
   WEBHOOK_RETRY_SCHEDULE: z.string().refine(
     (value) => parseDurationList(value) !== null,
@@ -315,7 +313,7 @@ const EnvSchema = z.object({
     (value) => parseS3Url(value) !== null,
     "must be s3://bucket or s3://bucket/prefix",
   ).optional(),
-  BACKUP_S3_ENDPOINT: url.optional(),
+  BACKUP_S3_ENDPOINT: httpUrl.optional(),
   BACKUP_S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region such as eu-central-1")
     .optional(),
   AWS_ACCESS_KEY_ID: z.string().regex(/^\S{1,200}$/, "must be an access key id").optional(),

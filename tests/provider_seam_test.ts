@@ -4,6 +4,8 @@ import type {
   ProviderCallback,
   ProviderNotifications,
 } from "../lib/providers/mod.ts";
+import { translateError } from "../lib/panel/error_text.ts";
+import { translator } from "../lib/i18n/mod.ts";
 import { SandboxProvider } from "../lib/providers/sandbox.ts";
 import { makeTestApp, type TestApp } from "./support/helpers.ts";
 
@@ -96,19 +98,19 @@ Deno.test("[provider seam] the guard's pattern is PayU in any spelling, and not 
 
 /**
  * A second acquirer as small as one can be: the simulator's payments, and callbacks signed by
- * an `Acme-Signature` header that must read "valid".
+ * an `Zenith-Signature` header that must read "valid".
  */
-class AcmeProvider implements PaymentProvider {
+class ZenithProvider implements PaymentProvider {
   readonly #sandbox = new SandboxProvider();
-  readonly name = "acme";
+  readonly name = "zenith";
   readonly health = this.#sandbox.health;
   readonly orderValidityMs = this.#sandbox.orderValidityMs;
   readonly renewals = null;
   readonly statements = null;
   readonly status = {
-    displayName: "Acme Pay",
-    account: { posId: "42", apiUrl: "https://acme.example" },
-    notifyUrl: "http://sandbox.test/providers/acme/notify",
+    displayName: "Zenith Pay",
+    account: { posId: "42", apiUrl: "https://zenith.example" },
+    notifyUrl: "http://sandbox.test/providers/zenith/notify",
     testPayments: null,
   };
   readonly connectionTest = null;
@@ -116,9 +118,9 @@ class AcmeProvider implements PaymentProvider {
   readonly received: ProviderCallback[] = [];
   readonly notifications: ProviderNotifications = {
     maxBytes: 1024,
-    signatureProblem: "The Acme-Signature header does not match the body.",
+    signatureProblem: "The Zenith-Signature header does not match the body.",
     receive: (_services, callback) => {
-      if (callback.headers.get("acme-signature") !== "valid") return Promise.resolve(false);
+      if (callback.headers.get("zenith-signature") !== "valid") return Promise.resolve(false);
       this.received.push(callback);
       return Promise.resolve(true);
     },
@@ -147,7 +149,7 @@ class AcmeProvider implements PaymentProvider {
 async function notify(t: TestApp, name: string, body: string, signature = "valid") {
   return await t.app.request(`/providers/${name}/notify`, {
     method: "POST",
-    headers: { "content-type": "application/json", "acme-signature": signature },
+    headers: { "content-type": "application/json", "zenith-signature": signature },
     body,
   });
 }
@@ -160,30 +162,41 @@ async function errorOf(response: Response, status: number): Promise<unknown> {
 }
 
 Deno.test("[provider seam] another provider's callbacks come to its own notify route", async (t) => {
-  const acme = new AcmeProvider();
-  const app = await makeTestApp({ provider: acme });
+  const zenith = new ZenithProvider();
+  const app = await makeTestApp({ provider: zenith });
   try {
     await t.step("signed: handed over with its headers and raw body, 200 OK", async () => {
-      const response = await notify(app, "acme", '{"order":"1"}');
+      const response = await notify(app, "zenith", '{"order":"1"}');
       assert.equal(response.status, 200);
       assert.equal(await response.text(), "OK");
-      assert.equal(acme.received.length, 1);
-      assert.equal(acme.received[0].body, '{"order":"1"}');
-      assert.equal(acme.received[0].headers.get("acme-signature"), "valid");
+      assert.equal(zenith.received.length, 1);
+      assert.equal(zenith.received[0].body, '{"order":"1"}');
+      assert.equal(zenith.received[0].headers.get("zenith-signature"), "valid");
     });
     await t.step("a bad signature is 401 with the provider's words, nothing taken", async () => {
-      assert.deepEqual(await errorOf(await notify(app, "acme", "{}", "forged"), 401), {
+      assert.deepEqual(await errorOf(await notify(app, "zenith", "{}", "forged"), 401), {
         code: "signature_invalid",
-        message: "The Acme-Signature header does not match the body.",
+        message: "The Zenith-Signature header does not match the body.",
       });
-      assert.equal(acme.received.length, 1);
+      assert.equal(zenith.received.length, 1);
     });
     await t.step("over its body cap: 413 naming the provider, nothing taken", async () => {
-      assert.deepEqual(await errorOf(await notify(app, "acme", "x".repeat(1025)), 413), {
+      assert.deepEqual(await errorOf(await notify(app, "zenith", "x".repeat(1025)), 413), {
         code: "body_too_large",
-        message: "A Acme Pay notification is at most 1 KiB.",
+        message: "A Zenith Pay notification is at most 1 KiB.",
       });
-      assert.equal(acme.received.length, 1);
+      assert.equal(zenith.received.length, 1);
+    });
+    await t.step("no statements: reconciliation is 409 naming the provider", async () => {
+      const response = await app.app.request("/api/v1/reconciliations", {
+        method: "POST",
+        headers: { authorization: `Bearer ${app.apiKey}`, "content-type": "text/csv" },
+        body: "Date;Amount\n",
+      });
+      assert.deepEqual(await errorOf(response, 409), {
+        code: "state_conflict",
+        message: "Zenith Pay has no statements for Paystead to reconcile.",
+      });
     });
     await t.step("PayU's route and unknown names are 404 here", async () => {
       for (const name of ["payu", "sandbox", "nobody"]) {
@@ -192,7 +205,7 @@ Deno.test("[provider seam] another provider's callbacks come to its own notify r
           message: `There is no POST /providers/${name}/notify.`,
         });
       }
-      assert.equal(acme.received.length, 1);
+      assert.equal(zenith.received.length, 1);
     });
   } finally {
     await app.close();
@@ -202,7 +215,7 @@ Deno.test("[provider seam] another provider's callbacks come to its own notify r
 Deno.test("[provider seam] with PayU configured, another provider's name is 404", async () => {
   const app = await makeTestApp({ environment: "production" });
   try {
-    for (const name of ["acme", "sandbox"]) {
+    for (const name of ["zenith", "sandbox"]) {
       assert.deepEqual(await errorOf(await notify(app, name, "{}"), 404), {
         code: "route_not_found",
         message: `There is no POST /providers/${name}/notify.`,
@@ -225,4 +238,26 @@ Deno.test("[provider seam] the simulator takes no callbacks: no notify route in 
   } finally {
     await app.close();
   }
+});
+
+Deno.test("[provider seam] the panel's Polish names whichever provider's statement it was", () => {
+  const pl = translator("pl");
+  assert.equal(
+    translateError(pl, "Choose Zenith Pay's statement (a .csv file)."),
+    "Wybierz zestawienie Zenith Pay (plik .csv).",
+  );
+  assert.equal(
+    translateError(
+      pl,
+      "Line 1: this is not a Zenith Pay statement: it has no 'date' column (the header names 'x').",
+    ),
+    "Wiersz 1: to nie jest zestawienie Zenith Pay — brakuje kolumn: 'date' (nagłówek zawiera: 'x').",
+  );
+  assert.equal(
+    translateError(
+      pl,
+      "Line 3: the statement is larger than 10 MiB; download Zenith Pay's statement of a shorter period.",
+    ),
+    "Wiersz 3: zestawienie jest większe niż 10 MiB; pobierz z Zenith Pay zestawienie za krótszy okres.",
+  );
 });
