@@ -261,3 +261,24 @@ Deno.test("[provider seam] the panel's Polish names whichever provider's stateme
     "Wiersz 3: zestawienie jest większe niż 10 MiB; pobierz z Zenith Pay zestawienie za krótszy okres.",
   );
 });
+
+Deno.test("[provider seam] each side of the provider list loads first without a cycle error", async () => {
+  // lib/config.ts imports the provider folders, whose adapters import modules that import it:
+  // whichever a process loads first, none may read the other before it is evaluated.
+  for (
+    const entry of [
+      "lib/config.ts",
+      "lib/providers/payu/config.ts",
+      "lib/providers/payu/provider.ts",
+      "lib/providers/sandbox/config.ts",
+    ]
+  ) {
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", `await import(${JSON.stringify(new URL(entry, root).href)});`],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(stderr), "", entry);
+    assert.equal(code, 0, entry);
+  }
+});
