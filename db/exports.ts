@@ -22,7 +22,7 @@ export interface PaymentExportRow {
   id: number;
   created_at: number;
   public_id: string;
-  /** The id PayU's statement names: the `extOrderId` of the payment's latest attempt. */
+  /** The id the provider's statement names: the public id of the payment's latest attempt. */
   provider_order_id: string | null;
   status: string;
   qr_id: string;

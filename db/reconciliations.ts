@@ -5,7 +5,7 @@ type Db = Kysely<EnvironmentSchema>;
 
 export type { ReconciliationRow };
 
-/** A payment as reconciliation sees it, found by the order id (attempt id) PayU names. */
+/** A payment as reconciliation sees it, found by the order id (attempt id) the provider names. */
 export interface OrderRecord {
   order_id: string;
   payment_id: number;
@@ -15,7 +15,7 @@ export interface OrderRecord {
   currency: string;
 }
 
-/** A succeeded payment of a period, with the order id PayU would name. */
+/** A succeeded payment of a period, with the order id the provider would name. */
 export interface SucceededPayment {
   id: number;
   public_id: string;

@@ -479,7 +479,7 @@ export interface ConfigImportMappingsTable {
   created_at: number;
 }
 
-/** A PayU statement matched against the payments and refunds (migration 0011). */
+/** A provider's statement matched against the payments and refunds (migration 0011). */
 interface ReconciliationsTable {
   id: Generated<number>;
   public_id: string;

@@ -1,13 +1,35 @@
 import { closest, distance } from "fastest-levenshtein";
 import { z } from "zod";
-import { isLoopbackHost } from "./webhooks/address_policy.ts";
+import {
+  ConfigError,
+  type Environment,
+  ENVIRONMENTS,
+  httpUrl,
+  LOG_LEVELS,
+  type LogLevel,
+  trimSlash,
+} from "./config_parts.ts";
+import { payu } from "./providers/payu/config.ts";
+import { sandbox } from "./providers/sandbox/config.ts";
 
-/** The two environments; each runs as its own process with its own database. */
-export const ENVIRONMENTS = ["sandbox", "production"] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
+export {
+  ConfigError,
+  type Environment,
+  ENVIRONMENTS,
+  LOG_LEVELS,
+  type LogLevel,
+} from "./config_parts.ts";
 
-export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+/**
+ * The payment providers a process can be configured with (`PAYMENT_PROVIDER`), each a folder
+ * under lib/providers/ with its variables and adapter (docs/providers.md). NOTE: a function,
+ * not a constant: the adapters import modules that import this one, so the list may be read
+ * only once every module is evaluated, never while this one is.
+ */
+export function providers() {
+  return [sandbox, payu] as const;
+}
+type ProviderDefinitionOf = ReturnType<typeof providers>[number];
 
 /** Everything the process reads from its environment and command line, validated once. */
 export interface Config {
@@ -45,8 +67,9 @@ export interface Config {
   /** Webhook deliveries and their attempts finished longer ago than this are deleted. */
   webhookLogRetentionDays: number;
   /**
-   * Who takes the money: the simulator (sandbox only) or PayU. Null in a production process
-   * without one: commands such as `migrate` still run, `serve` refuses (`requireProvider`).
+   * Who takes the money: the simulator (sandbox only) or one of the real `providers()`. Null in a
+   * production process without one: commands such as `migrate` still run, `serve` refuses
+   * (`requireProvider`).
    */
   paymentProvider: ProviderConfig | null;
   /** Whoever sends `Authorization: Bearer <this>` may read /metrics on the public port. */
@@ -92,9 +115,6 @@ export interface ListenAddress {
   port: number;
 }
 
-/** The payment providers a process can be configured with. */
-const PAYMENT_PROVIDERS = ["sandbox", "payu"] as const;
-
 /** A bucket and a key prefix (`""`, or ending in `/`) of an S3-compatible store. */
 export interface OffsiteConfig {
   bucket: string;
@@ -110,36 +130,19 @@ export interface S3Settings {
   secretAccessKey: string | null;
 }
 
-/** PayU's REST API credentials of one point of sale (POS). */
-export interface PayuConfig {
-  kind: "payu";
-  apiUrl: string;
-  posId: string;
-  clientId: string;
-  clientSecret: string;
-  /** The POS's second key: it signs PayU's notifications. */
-  secondKey: string;
+/** The configured payment provider's settings, as its folder's config.ts makes them. */
+export type ProviderConfig = NonNullable<ReturnType<ProviderDefinitionOf["settings"]>>;
+
+/** "a", "a or b", "a, b, or c". */
+export function orList(items: readonly string[]): string {
+  return new Intl.ListFormat("en", { type: "disjunction" }).format(items);
 }
-
-/** The configured payment provider. */
-type ProviderConfig = { kind: "sandbox" } | PayuConfig;
-
-/** PayU's production API; its sandbox is https://secure.snd.payu.com. */
-const PAYU_DEFAULT_API_URL = "https://secure.payu.com";
 
 /** Overrides given on the command line (`--env`, `--port`, `--data-dir`). */
 export interface ConfigFlags {
   env?: string;
   port?: string;
   dataDir?: string;
-}
-
-/** Raised for a bad setting; the message is the one line printed before exiting. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
 }
 
 const DEFAULT_PORTS: Record<Environment, number> = { sandbox: 8787, production: 8788 };
@@ -239,15 +242,6 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   "BACKUP_PASSPHRASE",
 ]);
 
-const url = z.string().refine((value) => {
-  try {
-    const parsed = new URL(value);
-    return (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.search === "";
-  } catch {
-    return false;
-  }
-}, "must be an absolute http:// or https:// URL without a query");
-
 const databaseUrl = z.string().refine(
   (value) => /^(file:|https?:\/\/|libsql:\/\/|wss?:\/\/)/.test(value),
   "must start with file:, http://, https://, libsql:// or ws(s)://",
@@ -282,9 +276,9 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1, "must not be empty").optional(),
   DATABASE_URL: databaseUrl.optional(),
   ACCOUNTS_DATABASE_URL: databaseUrl.optional(),
-  PUBLIC_URL: url.optional(),
-  SANDBOX_PUBLIC_URL: url.optional(),
-  PRODUCTION_PUBLIC_URL: url.optional(),
+  PUBLIC_URL: httpUrl.optional(),
+  SANDBOX_PUBLIC_URL: httpUrl.optional(),
+  PRODUCTION_PUBLIC_URL: httpUrl.optional(),
   QUICKSTART_ACCESS: z.enum(["plan", "role"], "must be plan or role").optional(),
   WEBHOOK_RETRY_SCHEDULE: z.string().refine(
     (value) => parseDurationList(value) !== null,
@@ -319,7 +313,7 @@ const EnvSchema = z.object({
     (value) => parseS3Url(value) !== null,
     "must be s3://bucket or s3://bucket/prefix",
   ).optional(),
-  BACKUP_S3_ENDPOINT: url.optional(),
+  BACKUP_S3_ENDPOINT: httpUrl.optional(),
   BACKUP_S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region such as eu-central-1")
     .optional(),
   AWS_ACCESS_KEY_ID: z.string().regex(/^\S{1,200}$/, "must be an access key id").optional(),
@@ -346,20 +340,24 @@ const EnvSchema = z.object({
     "must be a comma-separated list of durations such as 0,1m,5m,1h (at most 50, each up to 7 days)",
   ).optional(),
   RENEWAL_NOTICE_DAYS: wholeNumberIn(1, 30).optional(),
-  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, "must be sandbox or payu").optional(),
-  PAYU_API_URL: url.optional(),
-  PAYU_POS_ID: z.string().regex(/^\d{1,20}$/, "must be the POS id PayU gave (digits)").optional(),
-  PAYU_CLIENT_ID: z.string().regex(/^\S{1,200}$/, "must be the OAuth client_id PayU gave")
-    .optional(),
-  PAYU_CLIENT_SECRET: z.string().regex(/^\S{1,200}$/, "must be the OAuth client_secret PayU gave")
-    .optional(),
-  PAYU_SECOND_KEY: z.string().regex(/^\S{1,200}$/, "must be the POS's second key (MD5) PayU gave")
-    .optional(),
 });
 
-const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
-/** Every variable Paystead reads: the settings, and the API key the developer tools take. */
-const OUR_VARIABLES = [...CONFIG_VARIABLES, "PAYSTEAD_API_KEY"];
+/**
+ * PAYMENT_PROVIDER and every provider's variables, checked after the others whichever provider
+ * is chosen.
+ */
+function providerVariables() {
+  const names = providers().map((provider) => provider.name);
+  return z.object({
+    PAYMENT_PROVIDER: z.enum(names, `must be ${orList(names)}`).optional(),
+    ...Object.assign({}, ...providers().map((provider) => provider.variables.shape)),
+  });
+}
+
+/** Every variable of the settings. */
+function configVariables(): string[] {
+  return [...Object.keys(EnvSchema.shape), ...Object.keys(providerVariables().shape)];
+}
 
 /**
  * A variable that is not ours yet a typo away from one of ours (`BACKUP_INTREVAL`): the setting
@@ -367,6 +365,8 @@ const OUR_VARIABLES = [...CONFIG_VARIABLES, "PAYSTEAD_API_KEY"];
  * one edit per five letters of our name and at most two, so PATH or HOME never look like ours.
  */
 function misspelledVariable(env: Record<string, string | undefined>): string | null {
+  // Every variable Paystead reads: the settings, and the API key the developer tools take.
+  const OUR_VARIABLES = [...configVariables(), "PAYSTEAD_API_KEY"];
   for (const name of Object.keys(env).sort()) {
     if (OUR_VARIABLES.includes(name)) continue;
     const meant = closest(name, OUR_VARIABLES);
@@ -375,10 +375,6 @@ function misspelledVariable(env: Record<string, string | undefined>): string | n
     }
   }
   return null;
-}
-
-function trimSlash(value: string): string {
-  return value.replace(/\/+$/, "");
 }
 
 function describeIssue(issue: z.core.$ZodIssue, raw: Record<string, string | undefined>): string {
@@ -396,7 +392,7 @@ export function loadConfig(
   const misspelled = misspelledVariable(env);
   if (misspelled) throw new ConfigError(misspelled);
   const raw: Record<string, string | undefined> = {};
-  for (const name of CONFIG_VARIABLES) {
+  for (const name of configVariables()) {
     const value = env[name];
     if (value !== undefined && value !== "") raw[name] = value;
   }
@@ -406,6 +402,8 @@ export function loadConfig(
 
   const parsed = EnvSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(describeIssue(parsed.error.issues[0], raw));
+  const chosen = providerVariables().safeParse(raw);
+  if (!chosen.success) throw new ConfigError(describeIssue(chosen.error.issues[0], raw));
   const vars = parsed.data;
 
   const environment = vars.PAYSTEAD_ENV ?? "sandbox";
@@ -461,7 +459,7 @@ export function loadConfig(
     backupKeep: vars.BACKUP_KEEP ?? 7,
     ...offsiteConfig(vars),
     webhookLogRetentionDays: vars.WEBHOOK_LOG_RETENTION_DAYS ?? 30,
-    paymentProvider: providerConfig(environment, vars),
+    paymentProvider: providerConfig(environment, raw),
     smtp: vars.SMTP_URL === undefined ? null : parseSmtpUrl(vars.SMTP_URL),
     mailFrom: vars.MAIL_FROM === undefined
       ? { name: "Paystead", address: `no-reply@${mailDomainOf(publicUrl)}` }
@@ -513,47 +511,21 @@ function mailDomainOf(publicUrl: string): string {
   return host.includes(".") && !/^[\d.]+$/.test(host) ? host : "localhost.localdomain";
 }
 
-const PAYU_VARIABLES = [
-  "PAYU_POS_ID",
-  "PAYU_CLIENT_ID",
-  "PAYU_CLIENT_SECRET",
-  "PAYU_SECOND_KEY",
-] as const;
-
 /**
  * The payment provider as configured; null when production names none or names the simulator,
  * which `requireProvider` then refuses.
  */
 function providerConfig(
   environment: Environment,
-  vars: z.infer<typeof EnvSchema>,
+  raw: Record<string, string | undefined>,
 ): ProviderConfig | null {
-  const kind = vars.PAYMENT_PROVIDER ?? (environment === "sandbox" ? "sandbox" : undefined);
-  if (kind === undefined) return null;
-  if (kind === "sandbox") return environment === "sandbox" ? { kind } : null;
-  const missing = PAYU_VARIABLES.find((name) => vars[name] === undefined);
-  if (missing) {
-    throw new ConfigError(
-      `Invalid configuration: ${missing} is required with PAYMENT_PROVIDER=payu (from the POS's REST API settings in PayU's panel).`,
-    );
-  }
-  const apiUrl = trimSlash(vars.PAYU_API_URL ?? PAYU_DEFAULT_API_URL);
-  const api = new URL(apiUrl);
-  // NOTE: the OAuth secret and every order travel to this address: in clear text only to this
-  // machine (the fake PayU of the README), never across a network.
-  if (api.protocol !== "https:" && !isLoopbackHost(api.hostname)) {
-    throw new ConfigError(
-      `Invalid configuration: PAYU_API_URL must be https:// (http:// only to this machine, such as a local fake PayU) (got "${apiUrl}").`,
-    );
-  }
-  return {
-    kind,
-    apiUrl,
-    posId: vars.PAYU_POS_ID!,
-    clientId: vars.PAYU_CLIENT_ID!,
-    clientSecret: vars.PAYU_CLIENT_SECRET!,
-    secondKey: vars.PAYU_SECOND_KEY!,
-  };
+  const chosen = raw.PAYMENT_PROVIDER ?? (environment === "sandbox" ? "sandbox" : undefined);
+  const definition = providers().find((provider) => provider.name === chosen);
+  if (definition === undefined) return null;
+  const set = Object.fromEntries(
+    Object.entries(raw).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  return definition.settings(set, environment);
 }
 
 /**
@@ -563,8 +535,24 @@ function providerConfig(
 export function requireProvider(config: Config): ProviderConfig {
   if (config.paymentProvider) return config.paymentProvider;
   throw new ConfigError(
-    "Invalid configuration: PAYMENT_PROVIDER must be payu in production (with PAYU_POS_ID, PAYU_CLIENT_ID, PAYU_CLIENT_SECRET, PAYU_SECOND_KEY); the sandbox simulator takes no money.",
+    `Invalid configuration: PAYMENT_PROVIDER must be ${
+      orList(realProviders().map((provider) => provider.name))
+    } in production (${
+      realProviders().map((provider) => provider.requirement).join("; ")
+    }); the sandbox simulator takes no money.`,
   );
+}
+
+/** The definition of the provider named `name` in `providers()`. */
+export function providerDefinition(name: string): ProviderDefinitionOf {
+  const definition = providers().find((provider) => provider.name === name);
+  if (definition === undefined) throw new Error(`No payment provider is named ${name}.`);
+  return definition;
+}
+
+/** The providers that take real money: production needs one of them. */
+export function realProviders(): ProviderDefinitionOf[] {
+  return providers().filter((provider) => provider.takesMoney);
 }
 
 /** The public API host of an environment, as this process knows it. */

@@ -18,11 +18,8 @@ import { type PasswordHasher, scryptPasswords } from "./passwords.ts";
 import { paymentTransitionHooks } from "./payments/hooks.ts";
 import { paymentDeadlinesJob } from "./payments/jobs.ts";
 import { paymentAttemptsJob } from "./payments/reconcile.ts";
-import {
-  assertProviderAllowed,
-  type PayuOptions,
-  providerFromConfig,
-} from "./providers/from_config.ts";
+import type { ProviderOptions } from "./providers/definition.ts";
+import { assertProviderAllowed, providerFromConfig } from "./providers/from_config.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import { refundsJob } from "./refunds/jobs.ts";
 import { Scheduler } from "./scheduler.ts";
@@ -44,7 +41,7 @@ export interface ServiceDeps {
   /** The payment provider; by default built from `config` (production: never the simulator). */
   provider?: PaymentProvider;
   /** How a provider built from `config` reaches its API (tests pass a fake's). */
-  payu?: PayuOptions;
+  providerOptions?: Omit<ProviderOptions, "clock">;
   log?: Logger;
   /** Whether the scheduler sets its own timers (the server) or waits to be called (tests). */
   timers?: boolean;
@@ -79,7 +76,7 @@ export function buildServices(deps: ServiceDeps): BuiltServices {
   const log = deps.log ?? createLogger(deps.config.logLevel);
   const scheduler = new Scheduler({ clock, log, timers: deps.timers ?? false });
   const provider = deps.provider ??
-    providerFromConfig(deps.config, { clock, payu: deps.payu });
+    providerFromConfig(deps.config, { clock, ...deps.providerOptions });
   assertProviderAllowed(deps.config.environment, provider);
   const services: Services = {
     config: deps.config,

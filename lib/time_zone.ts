@@ -1,7 +1,7 @@
 /**
  * The time zone an organisation's records are read in: where its days start and end (export
- * ranges, a PayU statement's days) and the wall-clock times a spreadsheet shows. Organisations
- * have no setting for it yet; Paystead's merchants are Polish, and so are PayU's statements.
+ * ranges, a provider statement's days) and the wall-clock times a spreadsheet shows. Organisations
+ * have no setting for it yet; Paystead's merchants are Polish, and so are their providers' statements.
  */
 export const ORGANISATION_TIME_ZONE = "Europe/Warsaw";
 

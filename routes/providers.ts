@@ -1,33 +1,32 @@
 import { Hono } from "hono";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
-import {
-  MAX_NOTIFICATION_BYTES,
-  receivePayuNotification,
-} from "../lib/providers/payu/notifications.ts";
-import { PayuProvider } from "../lib/providers/payu/provider.ts";
-import { SIGNATURE_HEADER } from "../lib/providers/payu/wire.ts";
 import type { AppEnv } from "./env.ts";
 import { limitBody } from "./middleware/body_limit.ts";
 
 /**
- * Where payment providers post their decisions; outside /api (PayU has no API key: the
- * notification's signature authenticates it). Mounted only when PayU is the provider.
+ * Where the payment provider posts its decisions, `/providers/{name}/notify`; outside /api (a
+ * provider has no API key: the callback's signature authenticates it). Any other name, and any
+ * name for a provider that posts none, is the root's 404.
  */
 export function createProviderRoutes(services: Services): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  const payu = services.provider;
-  if (!(payu instanceof PayuProvider)) return routes;
+  const { provider } = services;
+  const notifications = provider.notifications;
+  if (notifications === null) return routes;
   return routes.post(
-    "/providers/payu/notify",
-    limitBody(MAX_NOTIFICATION_BYTES, "A PayU notification is at most 64 KiB."),
+    "/providers/:provider/notify",
+    async (c, next) => c.req.param("provider") === provider.name ? await next() : c.notFound(),
+    limitBody(
+      notifications.maxBytes,
+      `A ${provider.status.displayName} notification is at most ${
+        notifications.maxBytes / 1024
+      } KiB.`,
+    ),
     async (c) => {
-      const body = await c.req.text();
-      if (!await receivePayuNotification(services, payu, body, c.req.header(SIGNATURE_HEADER))) {
-        throw new ApiError(
-          "signature_invalid",
-          "The OpenPayu-Signature header is missing or does not match the body.",
-        );
+      const callback = { headers: c.req.raw.headers, body: await c.req.text() };
+      if (!await notifications.receive(services, callback)) {
+        throw new ApiError("signature_invalid", notifications.signatureProblem);
       }
       return c.text("OK", 200);
     },

@@ -932,7 +932,7 @@ Deno.test("[payu] two processes reconciling at once ask PayU about an attempt on
     store,
     accounts,
     clock: t.clock,
-    payu: { fetch: counting(t.payu!.fetch) },
+    providerOptions: { fetch: counting(t.payu!.fetch) },
     log: silentLogger,
   });
   try {
@@ -978,7 +978,7 @@ Deno.test("[payu] an order still on its way to PayU is not declared absent by an
     store,
     accounts,
     clock: t.clock,
-    payu: { fetch: slow(payu.fetch) },
+    providerOptions: { fetch: slow(payu.fetch) },
     log: silentLogger,
   });
   try {

@@ -4,10 +4,14 @@ import type { ProviderStatus } from "../../lib/providers/status.ts";
 import { useT } from "./i18n.ts";
 import { Card } from "./ui.tsx";
 
-/** "PayU, POS 300746 at https://secure.payu.com", or the simulator, in the page's language. */
+/** The provider, its POS and API ("…, POS 300746 at https://…"), or the simulator. */
 export function providerText(tr: Translator, status: ProviderStatus): string {
-  return status.payu
-    ? tr.t("panel.provider.payu", { pos: status.payu.posId, url: status.payu.apiUrl })
+  return status.account
+    ? tr.t("panel.provider.account", {
+      provider: status.displayName,
+      pos: status.account.posId,
+      url: status.account.apiUrl,
+    })
     : tr.t("panel.provider.sandbox");
 }
 

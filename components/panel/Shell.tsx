@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import type { Environment } from "../../lib/config.ts";
 import type { Plan, Role } from "../../lib/plans.ts";
-import type { PayuTestReason } from "../../lib/providers/payu/test_setup.ts";
+import type { TestPayments } from "../../lib/providers/mod.ts";
 import { Layout } from "../Layout.tsx";
 import { useT } from "./i18n.ts";
 import { CsrfField, Notice } from "./ui.tsx";
@@ -39,8 +39,8 @@ export interface PanelChrome {
   quickstart: boolean;
   /** Shown to owners while the last scheduled backup failed. */
   backupFailure: { at: string; message: string } | null;
-  /** Why production takes no real money (PayU's sandbox host or public POS); null if it may. */
-  testPayments: PayuTestReason | null;
+  /** Why production takes no real money (its provider's sandbox host or public POS), by whom. */
+  testPayments: { provider: string; reason: TestPayments } | null;
 }
 
 function NavLink(props: {
@@ -173,6 +173,10 @@ export function Shell(props: {
 }) {
   const { chrome, current } = props;
   const { t, language } = useT();
+  const testPaymentsText = ({ provider, reason }: NonNullable<PanelChrome["testPayments"]>) =>
+    reason.kind === "host"
+      ? t("panel.testPayments.host", { provider, setting: reason.setting, host: reason.host })
+      : t("panel.testPayments.pos", { provider, setting: reason.setting, posId: reason.posId });
   const sandbox = chrome.environment === "sandbox";
   const developer = [
     "developers",
@@ -212,9 +216,7 @@ export function Shell(props: {
         <p class="test-payments-strip" role="alert">
           <strong>{t("panel.testPayments.label")}</strong>{" "}
           <span>
-            {chrome.testPayments.kind === "host"
-              ? t("panel.testPayments.host", { host: chrome.testPayments.host })
-              : t("panel.testPayments.pos", { posId: chrome.testPayments.posId })}
+            {testPaymentsText(chrome.testPayments)}
           </span>
         </p>
       )}

@@ -65,7 +65,7 @@ interface Audience {
 interface PageFrame extends Audience {
   /** The sandbox banner. */
   sandbox: boolean;
-  /** The test codes: the simulator's; PayU's sandbox has its own (README). */
+  /** The test codes: the simulator's; a real provider's sandbox has its own (README). */
   testCodes: boolean;
   /** Without JavaScript, how often the page reloads itself while the bank decides. */
   refreshSeconds: number | undefined;

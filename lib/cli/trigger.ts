@@ -106,7 +106,7 @@ async function renewal(target: ApiTarget, print: Printer, succeeds: boolean): Pr
   }
   await complete(target, paymentId, "777123");
   print(`payment  ${paymentId} (paid with 777123)`);
-  // A real provider (PayU's sandbox) confirms in a moment: the subscription starts then.
+  // A real provider (its sandbox) confirms in a moment: the subscription starts then.
   let subscription = await waitForSubscription(target, paymentId, () => true);
   print(`subscription ${subscription.subscriptionId}`);
   if (byLink && succeeds) {

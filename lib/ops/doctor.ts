@@ -2,8 +2,9 @@ import { databaseFilePath, databaseName, openStore } from "../../db/client.ts";
 import { appliedMigrationNames, inspectDatabase, openFile } from "../../db/inspect.ts";
 import { StorageUnavailableError } from "../../db/storage_health.ts";
 import { accountsMigrations, environmentMigrations } from "../../db/migrations/mod.ts";
-import type { Config, PayuConfig } from "../config.ts";
-import { payuTestSetup } from "../providers/payu/test_setup.ts";
+import { type Config, orList, providerDefinition, realProviders } from "../config.ts";
+import { providerFromConfig } from "../providers/from_config.ts";
+import type { DoctorProblem } from "../providers/mod.ts";
 import { listensPubliclyWithoutProxy } from "../exposure.ts";
 import { listBackups } from "./backups.ts";
 import { diskSpace } from "./disk_space.ts";
@@ -11,11 +12,7 @@ import { networkError } from "./healthcheck.ts";
 import { checkOffsite } from "./offsite_doctor.ts";
 
 /** One thing wrong, and how to fix it; a note is worth knowing but nothing to fix. */
-interface Problem {
-  what: string;
-  fix: string;
-  note?: true;
-}
+type Problem = DoctorProblem;
 
 /** What `doctor` needs besides the configuration; tests pass their own. */
 interface DoctorDeps {
@@ -33,6 +30,13 @@ async function exists(path: string): Promise<boolean> {
 
 function mode(info: Deno.FileInfo): number {
   return (info.mode ?? 0) & 0o777;
+}
+
+/** Who posts to PUBLIC_URL: the configured provider, or the ones production may have. */
+function providersOf(config: Config): string {
+  return config.paymentProvider
+    ? providerDefinition(config.paymentProvider.kind).displayName
+    : orList(realProviders().map((provider) => provider.displayName));
 }
 
 function checkConfiguration(config: Config): Problem[] {
@@ -63,8 +67,9 @@ function checkConfiguration(config: Config): Problem[] {
   }
   if (/^(localhost|127\.|\[::1\])/.test(url.host)) {
     problems.push({
-      what:
-        `PUBLIC_URL is ${config.publicUrl}: customers and PayU cannot reach a loopback address.`,
+      what: `PUBLIC_URL is ${config.publicUrl}: customers and ${
+        providersOf(config)
+      } cannot reach a loopback address.`,
       fix: "Set PUBLIC_URL to the public host name of this environment.",
     });
   }
@@ -237,56 +242,24 @@ async function checkPublicUrl(config: Config, fetcher: typeof fetch): Promise<Pr
   }
 }
 
-async function checkProvider(config: Config, fetcher: typeof fetch): Promise<Problem[]> {
-  const provider = config.paymentProvider;
-  if (provider === null) {
+/**
+ * The configured provider's own checks (lib/providers/<name>/), run on the adapter `serve`
+ * would build, with doctor's `fetch`; production without a real provider is one problem.
+ */
+async function checkProvider(config: Config, deps: DoctorDeps): Promise<Problem[]> {
+  if (config.paymentProvider === null) {
     return [{
-      what: "Production has no payment provider (PAYMENT_PROVIDER is not payu).",
-      fix: "Set PAYMENT_PROVIDER=payu and the PAYU_* credentials from PayU's merchant panel.",
+      what: `Production has no payment provider (PAYMENT_PROVIDER is not ${
+        orList(realProviders().map((provider) => provider.name))
+      }).`,
+      fix: `Set ${realProviders().map((provider) => provider.setup).join(", or ")}.`,
     }];
   }
-  if (provider.kind !== "payu") return [];
-  const problems: Problem[] = [];
-  const test = config.environment === "production" ? payuTestSetup(provider) : null;
-  if (test !== null) {
-    problems.push({
-      what: `Production takes no real money: ${test}.`,
-      fix: "Set PAYU_API_URL=https://secure.payu.com and your production POS's PAYU_* credentials.",
-    });
-  }
-  return [...problems, ...await checkPayuCredentials(provider, fetcher)];
-}
-
-/** Asks PayU for a token with the configured credentials. */
-async function checkPayuCredentials(
-  provider: PayuConfig,
-  fetcher: typeof fetch,
-): Promise<Problem[]> {
-  try {
-    const response = await fetcher(`${provider.apiUrl}/pl/standard/user/oauth/authorize`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: provider.clientId,
-        client_secret: provider.clientSecret,
-      }),
-      signal: AbortSignal.timeout(NETWORK_TIMEOUT_MS),
-      redirect: "manual",
-    });
-    const body = await response.json().catch(() => null) as { access_token?: unknown } | null;
-    if (response.status === 200 && typeof body?.access_token === "string") return [];
-    return [{
-      what: `PayU at ${provider.apiUrl} refused the credentials (HTTP ${response.status}).`,
-      fix:
-        "Check PAYU_CLIENT_ID and PAYU_CLIENT_SECRET, and that PAYU_API_URL is PayU's production or sandbox host as they belong to.",
-    }];
-  } catch (error) {
-    return [{
-      what: `PayU at ${provider.apiUrl} does not answer (${networkError(error)}).`,
-      fix: "Check PAYU_API_URL and that this machine can reach it (firewall, DNS).",
-    }];
-  }
+  const provider = providerFromConfig(config, {
+    clock: { now: () => deps.now },
+    fetch: deps.fetch,
+  });
+  return await provider.doctorChecks(config.environment);
 }
 
 /** Checks configuration, files, databases, disk, backups, the public URL and the provider. */
@@ -300,7 +273,7 @@ export async function runDoctor(config: Config, deps: DoctorDeps): Promise<Probl
     ...await checkBackups(config, deps.now),
     ...await checkOffsite(config),
     ...await checkPublicUrl(config, fetcher),
-    ...await checkProvider(config, fetcher),
+    ...await checkProvider(config, deps),
   ];
 }
 

@@ -127,18 +127,21 @@ const PATTERNS: readonly (readonly [RegExp, MessageKey])[] = [
   ],
   [/^No attempts left\.$/, "panel.emails.reason.noAttemptsLeft"],
   [/^The server answered: (?<answer>[\s\S]*)$/, "panel.emails.reason.serverAnswered"],
-  [/^Choose PayU's statement \(a \.csv file\)\.$/, "panel.error.chooseStatement"],
+  [/^Choose (?<provider>.+)'s statement \(a \.csv file\)\.$/, "panel.error.chooseStatement"],
   [/^'to' must come after 'from'\.$/, "panel.error.exportRange"],
   [
     /^'(?<param>[^']+)': must be a day such as 2026-11-01 or an ISO 8601/,
     "panel.error.exportBound",
   ],
   [
-    /^Line (?<line>\d+): this is not a PayU statement: it has no (?<missing>.+) column \(the header names (?<header>.*)\)\.$/,
+    /^Line (?<line>\d+): this is not a (?<provider>.+?) statement: it has no (?<missing>.+) column \(the header names (?<header>.*)\)\.$/,
     "panel.error.statementColumns",
   ],
   [/^Line (?<line>\d+): the date '(?<value>.*)' is not a day/, "panel.error.statementDay"],
-  [/^Line (?<line>\d+): the operation type '(?<value>.*)' is not one/, "panel.error.statementKind"],
+  [
+    /^Line (?<line>\d+): the operation type '(?<value>.*)' is not one (?<provider>.+)'s statements have/,
+    "panel.error.statementKind",
+  ],
   [
     /^Line (?<line>\d+): the currency '(?<value>.*)' is not an ISO 4217 code\.$/,
     "panel.error.statementCurrency",
@@ -147,7 +150,10 @@ const PATTERNS: readonly (readonly [RegExp, MessageKey])[] = [
     /^Line (?<line>\d+): the (?<column>amount|balance|commission) '(?<value>.*)' is not an amount in (?<currency>[A-Z]{3})\.$/,
     "panel.error.statementAmount",
   ],
-  [/^Line (?<line>\d+): the statement is larger than 10 MiB/, "panel.error.statementTooLarge"],
+  [
+    /^Line (?<line>\d+): the statement is larger than 10 MiB; download (?<provider>.+)'s statement/,
+    "panel.error.statementTooLarge",
+  ],
   [/^Line (?<line>\d+): this is not UTF-8 text/, "panel.error.statementEncoding"],
   [/^Line (?<line>\d+): this is not valid CSV \((?<detail>.*)\)\.$/, "panel.error.statementCsv"],
   [/^Line (?<line>\d+): the statement is empty\.$/, "panel.error.statementEmpty"],

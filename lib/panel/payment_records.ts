@@ -2,7 +2,12 @@ import type { OrgContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { type ExportFile, exportPayments, exportRefunds } from "../exports/mod.ts";
 import { PaymentExportQuery, RefundExportQuery } from "../exports/schemas.ts";
-import { listReconciliations, reconcile, toReconciliation } from "../reconciliations/mod.ts";
+import {
+  listReconciliations,
+  reconcile,
+  statementDialect,
+  toReconciliation,
+} from "../reconciliations/mod.ts";
 import type { Reconciliation } from "../reconciliations/schemas.ts";
 import { type FieldReader, parseRequest } from "./forms.ts";
 
@@ -40,9 +45,11 @@ export async function reconcileUpload(
   file: File | undefined,
 ): Promise<Reconciliation> {
   if (file === undefined) {
-    throw new ApiError("parameter_missing", "Choose PayU's statement (a .csv file).", {
-      param: "statement",
-    });
+    throw new ApiError(
+      "parameter_missing",
+      `Choose ${statementDialect(ctx).source}'s statement (a .csv file).`,
+      { param: "statement" },
+    );
   }
   return await reconcile(ctx, new Uint8Array(await file.arrayBuffer()));
 }

@@ -1,3 +1,6 @@
+import type { Environment } from "../config_parts.ts";
+import type { Services } from "../context.ts";
+import type { StatementDialect } from "../reconciliations/statement.ts";
 import type { ProviderHealth } from "./health.ts";
 
 /** Why a payment failed; the contract's `failureCode` values. */
@@ -115,14 +118,72 @@ export interface RecurringCharges {
   chargeRecurring(request: RecurringChargeRequest): Promise<RecurringChargeResult>;
 }
 
+/** How an adapter reaches its provider over HTTP; tests pass a fake's `fetch`. */
+export type Fetch = (request: Request) => Promise<Response>;
+
+/** Timeouts of the calls to a provider; tests shorten them. */
+export interface ProviderTimeouts {
+  /** Creating an order: short, the customer waits ("confirm in your banking app"). */
+  orderMs: number;
+  /** Every other call (token, status, cancel, refunds). */
+  callMs: number;
+}
+
+/** A callback as the provider posted it: the headers and the raw body its signature covers. */
+export interface ProviderCallback {
+  headers: Headers;
+  body: string;
+}
+
+/** How a provider's callbacks (`POST /providers/{name}/notify`) are verified and applied. */
+export interface ProviderNotifications {
+  /** The largest body accepted; a larger one is refused before it is read. */
+  readonly maxBytes: number;
+  /** What the 401 says when a callback's signature does not hold. */
+  readonly signatureProblem: string;
+  /** Verifies and applies a callback: false when its signature does not hold (nothing changes). */
+  receive(services: Services, callback: ProviderCallback): Promise<boolean>;
+}
+
+/** Why a production configuration takes no real money: the variable and what it points at. */
+export type TestPayments =
+  | { kind: "host"; setting: string; host: string }
+  | { kind: "pos"; setting: string; posId: string };
+
+/** What the panel's provider status and go-live step show of a provider besides its health. */
+export interface ProviderDescription {
+  /** Its name as merchants know it ("PayU"), put into the panel's sentences. */
+  displayName: string;
+  /** The merchant's point of sale and the API it is reached at; null for the simulator. */
+  account: { posId: string; apiUrl: string } | null;
+  /** The URL to register for its notifications; null when it posts none. */
+  notifyUrl: string | null;
+  /** Why it takes no real money even in production; null when it may take real money. */
+  testPayments: TestPayments | null;
+}
+
+/** What the go-live step's connection test found, against the API at `apiUrl`. */
+export type ConnectionTest =
+  | { ok: true; apiUrl: string; expiresInSeconds: number }
+  | { ok: false; apiUrl: string; message: string };
+
+/** One thing `doctor` found wrong, and how to fix it; a note is worth knowing but nothing to fix. */
+export interface DoctorProblem {
+  what: string;
+  fix: string;
+  note?: true;
+}
+
 /**
  * The payment method behind Paystead. Every real acquirer answers "pending" and decides later:
  * its decision reaches `applyAttemptOutcome` (lib/payments/outcome.ts) from a verified
  * notification or from `lookup`, whichever comes first. A method that throws anything but
  * `ProviderUnavailableError` left the outcome unknown: the caller asks again with `lookup`.
- * A second provider is a new file implementing this interface, chosen in `from_config.ts`.
+ * A second provider is a folder under lib/providers/ implementing this interface and named in
+ * lib/config.ts's provider list (docs/providers.md).
  */
 export interface PaymentProvider {
+  /** PAYMENT_PROVIDER's value; its callbacks come to `/providers/{name}/notify`. */
   readonly name: string;
   /** When the provider last answered and last notified (shown in the panel). */
   readonly health: ProviderHealth;
@@ -130,6 +191,16 @@ export interface PaymentProvider {
   readonly orderValidityMs: number;
   /** Renewals without the customer, or null when the provider cannot charge them. */
   readonly renewals: RecurringCharges | null;
+  /** Its signed callbacks, or null when it posts none (the simulator decides at once). */
+  readonly notifications: ProviderNotifications | null;
+  /** How its operation statements read, for reconciliation; null when it has none. */
+  readonly statements: StatementDialect | null;
+  /** What the panel shows of it. */
+  readonly status: ProviderDescription;
+  /** The go-live step's live check of its credentials; null when there is nothing to check. */
+  readonly connectionTest: (() => Promise<ConnectionTest>) | null;
+  /** The checks `doctor` runs on it in `environment` (its credentials, a test setup). */
+  doctorChecks(environment: Environment): Promise<DoctorProblem[]>;
   /** Sends the customer's code to the provider. */
   authorize(request: AuthorizationRequest): Promise<AuthorizationAnswer>;
   /** Asks what became of an attempt; null when the provider has no order for it. */

@@ -2,8 +2,10 @@ import type {
   AttemptReference,
   AuthorizationAnswer,
   AuthorizationRequest,
+  DoctorProblem,
   FailureCode,
   PaymentProvider,
+  ProviderDescription,
   ProviderOutcome,
   RecurringChargeRequest,
   RecurringChargeResult,
@@ -13,6 +15,7 @@ import type {
   RefundRequest,
 } from "./mod.ts";
 import { ProviderHealth } from "./health.ts";
+import { PAYU_STATEMENT } from "./payu/statement.ts";
 
 /** How long the `600600` code leaves a payment processing before it times out. */
 export const SANDBOX_TIMEOUT_MS = 10_000;
@@ -36,7 +39,9 @@ export const SANDBOX_RENEWAL_KEY = "sandboxRenewal";
  * amounts ending in 99 minor units are declined, others succeed; renewals succeed unless the
  * offer's metadata says `sandboxRenewal: "fail"`. Every answer depends only on the request, and
  * the reference it returns carries the answer, so `lookup` repeats it from any process and a
- * call repeated with the same id gets the same answer. No money moves.
+ * call repeated with the same id gets the same answer. No money moves. It posts no
+ * notifications, has nothing for `doctor` or the go-live step to check, and reconciles statements
+ * as PayU, production's first provider, writes them.
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox";
@@ -52,8 +57,22 @@ export class SandboxProvider implements PaymentProvider {
     },
   };
 
+  readonly notifications = null;
+  readonly statements = PAYU_STATEMENT;
+  readonly status: ProviderDescription = {
+    displayName: "Paystead's simulator",
+    account: null,
+    notifyUrl: null,
+    testPayments: null,
+  };
+  readonly connectionTest = null;
+
   constructor(options: { timeoutMs?: number } = {}) {
     this.orderValidityMs = options.timeoutMs ?? SANDBOX_TIMEOUT_MS;
+  }
+
+  doctorChecks(): Promise<DoctorProblem[]> {
+    return Promise.resolve([]);
   }
 
   authorize({ attemptId, code }: AuthorizationRequest): Promise<AuthorizationAnswer> {

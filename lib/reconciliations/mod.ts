@@ -10,13 +10,14 @@ import {
 } from "../../db/reconciliations.ts";
 import { toIso } from "../clock.ts";
 import type { OrgContext } from "../context.ts";
+import { ApiError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { formatMoney } from "../money.ts";
 import { pageAfter } from "../pagination.ts";
 import type { ListQuery, Page } from "../schemas.ts";
 import { nextDay, ORGANISATION_TIME_ZONE, startOfDay } from "../time_zone.ts";
 import type { Reconciliation, ReconciliationProblem } from "./schemas.ts";
-import { type Operation, parseStatement } from "./statement.ts";
+import { type Operation, parseStatement, type StatementDialect } from "./statement.ts";
 
 type Total = { amount: number; currency: string };
 
@@ -74,7 +75,11 @@ interface Matching {
   seen: Set<number>;
 }
 
-async function matchOperations(ctx: OrgContext, operations: Operation[]): Promise<Matching> {
+async function matchOperations(
+  ctx: OrgContext,
+  source: string,
+  operations: Operation[],
+): Promise<Matching> {
   const orderIds = [
     ...new Set(
       operations.flatMap((op) =>
@@ -108,13 +113,13 @@ async function matchOperations(ctx: OrgContext, operations: Operation[]): Promis
         undefined,
         null,
         op.orderId === null
-          ? "PayU shows no order id here, so no Paystead payment can be matched."
+          ? `${source} shows no order id here, so no Paystead payment can be matched.`
           : `No payment of this organisation has the order id '${op.orderId}'.`,
       ));
       continue;
     }
     if (op.kind === "PURCHASE") {
-      // NOTE: a payment paid twice, or paid while Paystead holds it unpaid, is money PayU took
+      // NOTE: a payment paid twice, or paid while Paystead holds it unpaid, is money the provider took
       // that Paystead did not sell: both count as an expected amount of 0.
       const expected = order.status === "SUCCEEDED" && !result.seen.has(order.payment_id) &&
           order.currency === op.currency
@@ -131,11 +136,13 @@ async function matchOperations(ctx: OrgContext, operations: Operation[]): Promis
         order,
         expected,
         expected === 0
-          ? `PayU took ${money(op.amount, op.currency)} for payment ${order.payment_public_id}, ` +
+          ? `${source} took ${
+            money(op.amount, op.currency)
+          } for payment ${order.payment_public_id}, ` +
             `which Paystead holds as ${order.status}${
               order.status === "SUCCEEDED" ? " and already matched" : ""
             }.`
-          : `PayU took ${money(op.amount, op.currency)} for payment ` +
+          : `${source} took ${money(op.amount, op.currency)} for payment ` +
             `${order.payment_public_id}, which was for ${money(order.amount, order.currency)}.`,
       ));
       continue;
@@ -157,7 +164,9 @@ async function matchOperations(ctx: OrgContext, operations: Operation[]): Promis
       "amount_mismatch",
       order,
       unmatched,
-      `PayU refunded ${money(op.amount, op.currency)} of payment ${order.payment_public_id}; ` +
+      `${source} refunded ${
+        money(op.amount, op.currency)
+      } of payment ${order.payment_public_id}; ` +
         `Paystead has no succeeded refund of that amount for it.`,
     ));
   }
@@ -196,15 +205,28 @@ async function missingPayments(
   }
 }
 
+/** How the configured provider's statements read; 409 when it has none to reconcile. */
+export function statementDialect(ctx: OrgContext): StatementDialect {
+  const { provider } = ctx.services;
+  if (provider.statements === null) {
+    throw new ApiError(
+      "state_conflict",
+      `${provider.status.displayName} has no statements for Paystead to reconcile.`,
+    );
+  }
+  return provider.statements;
+}
+
 /**
- * Matches PayU's statement with the organisation's payments and refunds and keeps the result:
- * purchases by order id (the attempt id Paystead sent as `extOrderId`), refunds with refunds,
- * commissions summed as fees, payouts as payouts, and every succeeded payment of the statement's
- * days that it lacks. A malformed statement is a 400 and nothing is kept.
+ * Matches the provider's statement with the organisation's payments and refunds and keeps the
+ * result: purchases by order id (the attempt id Paystead sent the provider), refunds with
+ * refunds, commissions summed as fees, payouts as payouts, and every succeeded payment of the
+ * statement's days that it lacks. A malformed statement is a 400 and nothing is kept.
  */
 export async function reconcile(ctx: OrgContext, statement: Uint8Array): Promise<Reconciliation> {
-  const parsed = parseStatement(statement);
-  const matching = await matchOperations(ctx, parsed.operations);
+  const dialect = statementDialect(ctx);
+  const parsed = parseStatement(dialect, statement);
+  const matching = await matchOperations(ctx, dialect.source, parsed.operations);
   const missing = await missingPayments(ctx, parsed, matching.seen);
   const row = await ctx.write((trx) =>
     insertReconciliation(trx, {

@@ -14,12 +14,14 @@ export const ReconciliationProblem = z.strictObject({
   }),
   kind: z.enum(PROBLEM_KINDS).meta({
     description: "`unknown_order`: an order id no payment of this organisation has. " +
-      "`amount_mismatch`: PayU's amount is not what Paystead recorded (a payment that did " +
+      "`amount_mismatch`: the provider's amount is not what Paystead recorded (a payment that did " +
       "not succeed, or a refund Paystead has no match for, counts as 0). `not_in_statement`: " +
       "a payment that succeeded in the statement's period is missing from it.",
   }),
-  orderId: z.string().nullable().meta({ description: "The `extOrderId` PayU shows." }),
-  transactionId: z.string().nullable().meta({ description: "PayU's transaction id." }),
+  orderId: z.string().nullable().meta({
+    description: "The merchant's order id the provider shows: the attempt id Paystead sent.",
+  }),
+  transactionId: z.string().nullable().meta({ description: "The provider's transaction id." }),
   paymentId: z.string().nullable(),
   currency: z.string(),
   amount: z.int().nullable().meta({ description: "The statement's amount, minor units." }),
@@ -36,16 +38,20 @@ export const Reconciliation = z.strictObject({
   matched: z.int().meta({
     description: "Purchases and refunds that match a payment or refund exactly.",
   }),
-  fees: z.array(Total).meta({ description: "PayU's commissions, summed per currency." }),
-  payouts: z.array(Total).meta({ description: "PayU's payouts, summed per currency." }),
+  fees: z.array(Total).meta({ description: "The provider's commissions, summed per currency." }),
+  payouts: z.array(Total).meta({ description: "The provider's payouts, summed per currency." }),
   problems: z.array(ReconciliationProblem),
   createdAt: Timestamp,
-}).meta({ id: "Reconciliation", description: "A PayU statement matched against Paystead." });
+}).meta({
+  id: "Reconciliation",
+  description: "A payment provider's statement matched against Paystead.",
+});
 export type Reconciliation = z.infer<typeof Reconciliation>;
 
 /** The body of `POST /api/v1/reconciliations`, for the OpenAPI document. */
 export const StatementFile = z.string().meta({
-  description: "PayU's operation statement as CSV (`text/csv`, UTF-8, at most 10 MiB), with " +
+  description:
+    "The payment provider's operation statement as CSV (`text/csv`, UTF-8, at most 10 MiB), with " +
     "the columns date, transaction id, amount, currency, operation type, balance and order id " +
     "(English or Polish names, any order; `;` or `,` between fields; a decimal comma or dot).",
   example: "Date;Transaction ID;Amount;Currency;Operation type;Balance;Order ID\n" +

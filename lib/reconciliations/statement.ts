@@ -6,7 +6,7 @@ import { currencyDigits, isCurrency, MAX_AMOUNT } from "../money.ts";
 /** The largest statement accepted: a month of a busy shop's operations is far below it. */
 export const MAX_STATEMENT_BYTES = 10 * 1024 * 1024;
 
-/** What an operation of PayU's statement is, as Paystead reconciles it. */
+/** What an operation of a provider's statement is, as Paystead reconciles it. */
 export type OperationKind = "PURCHASE" | "REFUND" | "COMMISSION" | "PAYOUT";
 
 /** One line of the statement after its header. */
@@ -15,12 +15,12 @@ export interface Operation {
   day: string;
   transactionId: string | null;
   kind: OperationKind;
-  /** The amount without its sign, in minor units: PayU writes money going out as negative. */
+  /** The amount without its sign, in minor units: statements write money going out as negative. */
   amount: number;
   currency: string;
-  /** The merchant's order id PayU shows: the `extOrderId` Paystead sent (an attempt id). */
+  /** The merchant's order id the provider shows: the attempt id Paystead sent it. */
   orderId: string | null;
-  /** The line's commission, when the statement has PayU's commission column. */
+  /** The line's commission, when the statement has a commission column. */
   commission: number;
 }
 
@@ -31,21 +31,16 @@ export interface Statement {
   to: string;
 }
 
-/**
- * PayU lets the merchant choose and order a statement's columns, and names them in the panel's
- * language: each column is found by any of its names, in English or Polish, in any case.
- */
-const COLUMNS = {
-  day: ["date", "data", "transaction date", "data transakcji"],
-  transactionId: ["transaction id", "id transakcji", "trans_id"],
-  amount: ["amount", "kwota"],
-  currency: ["currency", "waluta"],
-  kind: ["operation type", "type of operation", "typ operacji", "rodzaj operacji"],
-  balance: ["balance", "account balance", "saldo"],
-  orderId: ["order id", "id zamówienia", "extorderid", "session id"],
-  commission: ["commission", "prowizja"],
-} as const;
-type ColumnName = keyof typeof COLUMNS;
+/** The columns reconciliation reads; `commission` is the one a statement may leave out. */
+export type ColumnName =
+  | "day"
+  | "transactionId"
+  | "amount"
+  | "currency"
+  | "kind"
+  | "balance"
+  | "orderId"
+  | "commission";
 const REQUIRED: ColumnName[] = [
   "day",
   "transactionId",
@@ -56,21 +51,18 @@ const REQUIRED: ColumnName[] = [
   "orderId",
 ];
 
-const KINDS: Record<string, OperationKind> = {
-  purchase: "PURCHASE",
-  payment: "PURCHASE",
-  zakup: "PURCHASE",
-  "płatność": "PURCHASE",
-  "wpłata": "PURCHASE",
-  refund: "REFUND",
-  zwrot: "REFUND",
-  commission: "COMMISSION",
-  fee: "COMMISSION",
-  prowizja: "COMMISSION",
-  payout: "PAYOUT",
-  withdrawal: "PAYOUT",
-  "wypłata": "PAYOUT",
-};
+/**
+ * How one provider writes its operation statement (CSV): found in its folder under
+ * lib/providers/, read here.
+ */
+export interface StatementDialect {
+  /** Whose statement it is: the provider's name, as the messages say it. */
+  source: string;
+  /** Each column's names in a header, in lower case; the first is the one messages use. */
+  columns: Record<ColumnName, readonly string[]>;
+  /** What each operation type, in lower case, is. */
+  kinds: Record<string, OperationKind>;
+}
 
 function invalid(line: number, message: string): ApiError {
   return new ApiError("statement_invalid", `Line ${line}: ${message}`, { param: "body" });
@@ -89,7 +81,7 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** The separator the header uses most: PayU writes `;` in Polish, `,` or a tab elsewhere. */
+/** The separator the header uses most: `;` in Polish statements, `,` or a tab elsewhere. */
 function delimiterOf(header: string): string {
   const count = (delimiter: string) => header.split(delimiter).length;
   return [";", ",", "\t"].reduce((best, delimiter) =>
@@ -97,10 +89,15 @@ function delimiterOf(header: string): string {
   );
 }
 
-function columnsOf(header: string[]): Partial<Record<ColumnName, number>> {
+function columnsOf(
+  dialect: StatementDialect,
+  header: string[],
+): Partial<Record<ColumnName, number>> {
   const names = header.map((name) => name.trim().toLowerCase());
   const found: Partial<Record<ColumnName, number>> = {};
-  for (const [column, aliases] of Object.entries(COLUMNS) as [ColumnName, readonly string[]][]) {
+  for (
+    const [column, aliases] of Object.entries(dialect.columns) as [ColumnName, readonly string[]][]
+  ) {
     const index = names.findIndex((name) => aliases.includes(name));
     if (index !== -1) found[column] = index;
   }
@@ -108,8 +105,8 @@ function columnsOf(header: string[]): Partial<Record<ColumnName, number>> {
   if (missing.length > 0) {
     throw invalid(
       1,
-      `this is not a PayU statement: it has no ${
-        missing.map((column) => `'${COLUMNS[column][0]}'`).join(", ")
+      `this is not a ${dialect.source} statement: it has no ${
+        missing.map((column) => `'${dialect.columns[column][0]}'`).join(", ")
       } column (the header names ${header.map((name) => `'${name}'`).join(", ")}).`,
     );
   }
@@ -117,7 +114,7 @@ function columnsOf(header: string[]): Partial<Record<ColumnName, number>> {
 }
 
 /**
- * An amount as PayU writes it ("12,50", "-1 250.00", "3"), in minor units without its sign; null
+ * An amount as a statement writes it ("12,50", "-1 250.00", "3"), in minor units without its sign; null
  * when it is not one or has more decimals than the currency.
  */
 export function parseStatementAmount(text: string, currency: string): number | null {
@@ -131,6 +128,7 @@ export function parseStatementAmount(text: string, currency: string): number | n
 }
 
 function operationOf(
+  dialect: StatementDialect,
   fields: string[],
   line: number,
   columns: Partial<Record<ColumnName, number>>,
@@ -141,11 +139,13 @@ function operationOf(
   if (!isDay(day)) {
     throw invalid(line, `the date '${field("day")}' is not a day (YYYY-MM-DD).`);
   }
-  const kind = KINDS[field("kind").toLowerCase()];
+  const kind = Object.hasOwn(dialect.kinds, field("kind").toLowerCase())
+    ? dialect.kinds[field("kind").toLowerCase()]
+    : undefined;
   if (kind === undefined) {
     throw invalid(
       line,
-      `the operation type '${field("kind")}' is not one PayU's statements have ` +
+      `the operation type '${field("kind")}' is not one ${dialect.source}'s statements have ` +
         "(a purchase, a refund, a commission or a payout).",
     );
   }
@@ -179,16 +179,17 @@ function operationOf(
 }
 
 /**
- * Reads PayU's operation statement (CSV, as its panel and API produce it). Anything that is not
- * one (not UTF-8 text, no header of PayU's columns, a field that is not what its column holds,
- * a line with another number of fields, over 10 MiB) is a 400 naming the line it stopped at.
+ * Reads a provider's operation statement (CSV, as its panel and API produce it) in its
+ * `dialect`. Anything that is not one (not UTF-8 text, no header of its columns, a field that is
+ * not what its column holds, a line with another number of fields, over 10 MiB) is a 400 naming
+ * the line it stopped at.
  */
-export function parseStatement(bytes: Uint8Array): Statement {
+export function parseStatement(dialect: StatementDialect, bytes: Uint8Array): Statement {
   const text = new TextDecoder("utf-8").decode(bytes.subarray(0, MAX_STATEMENT_BYTES + 1));
   if (bytes.byteLength > MAX_STATEMENT_BYTES) {
     throw invalid(
       lineAt(text, text.length),
-      "the statement is larger than 10 MiB; download PayU's statement of a shorter period.",
+      `the statement is larger than 10 MiB; download ${dialect.source}'s statement of a shorter period.`,
     );
   }
   const broken = text.indexOf("\uFFFD");
@@ -203,8 +204,8 @@ export function parseStatement(bytes: Uint8Array): Statement {
       delimiter: delimiterOf(firstLine),
       skip_empty_lines: true,
       on_record: (record, context) => {
-        if (columns === undefined) columns = columnsOf(record);
-        else operations.push(operationOf(record, context.lines, columns));
+        if (columns === undefined) columns = columnsOf(dialect, record);
+        else operations.push(operationOf(dialect, record, context.lines, columns));
         return null;
       },
     });

@@ -8,7 +8,7 @@ const LAST_REMINDER_GRACE_MS = DAY_MS;
 
 /**
  * Whether this process renews subscriptions by pay link: its provider cannot charge the method
- * a customer first paid with (PayU keeps no card or BLIK token), so the customer pays each
+ * a customer first paid with (a provider without `renewals` keeps no card or BLIK token), so the customer pays each
  * renewal on its hosted page.
  */
 export function renewsByLink(services: Pick<Services, "provider">): boolean {

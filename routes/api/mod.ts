@@ -77,7 +77,7 @@ export function createApi(
   v1.route("/webhook-endpoints", webhookEndpoints);
   v1.route("/exports", exports);
 
-  // A PayU statement is CSV of up to 10 MiB, read by its route: neither the JSON body parser nor
+  // A provider's statement is CSV of up to 10 MiB, read by its route: neither the JSON body parser nor
   // the 1 MiB cap apply, and only on these paths (a "*" would run before every other route too).
   const statements = createApiRouter();
   statements.use("/reconciliations", ...authenticatedAnyBody);

@@ -36,7 +36,7 @@ export const offers = createApiRouter()
       operationId: "createOffer",
       summary: "Create an offer",
       description:
-        "Creates an offer: what a customer pays for. Its `qrId` starts payments and checkout sessions; with `recurring`, each successful payment starts a subscription, renewed by a charge or, when the payment provider cannot charge a stored method (PayU), by a pay link e-mailed to the customer.",
+        "Creates an offer: what a customer pays for. Its `qrId` starts payments and checkout sessions; with `recurring`, each successful payment starts a subscription, renewed by a charge or, when the payment provider cannot charge a stored method, by a pay link e-mailed to the customer.",
       tags,
       request: { headers: idempotencyHeader, body: jsonBody(CreateOfferRequest) },
       responses: {

@@ -33,7 +33,8 @@ const TAGS = [
   { name: "Sandbox", description: "Test-only operations: the sandbox clock and mailbox." },
   {
     name: "Exports and reconciliation",
-    description: "Records for the accountant, and PayU's statements matched against them.",
+    description:
+      "Records for the accountant, and the payment provider's statements matched against them.",
   },
 ];
 

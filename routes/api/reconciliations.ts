@@ -1,6 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors.ts";
-import { listReconciliations, reconcile, toReconciliation } from "../../lib/reconciliations/mod.ts";
+import {
+  listReconciliations,
+  reconcile,
+  statementDialect,
+  toReconciliation,
+} from "../../lib/reconciliations/mod.ts";
 import { Reconciliation, StatementFile } from "../../lib/reconciliations/schemas.ts";
 import { MAX_STATEMENT_BYTES } from "../../lib/reconciliations/statement.ts";
 import { ErrorBody, ListQuery } from "../../lib/schemas.ts";
@@ -9,15 +14,16 @@ import { createApiRouter, errors, json, listPage, listResponse } from "./openapi
 
 const tags = ["Exports and reconciliation"];
 
-/** `/api/v1/reconciliations`: PayU's statements matched against the payments, and the list. */
+/** `/api/v1/reconciliations`: the provider's statements matched against the payments, and the list. */
 export const reconciliations = createApiRouter()
   .openapi(
     createRoute({
       method: "post",
       path: "/",
       operationId: "createReconciliation",
-      summary: "Reconcile a PayU statement",
-      description: "Matches PayU's operation statement with this environment's payments and " +
+      summary: "Reconcile a provider's statement",
+      description: "Matches the payment provider's operation statement with this environment's " +
+        "payments and " +
         "refunds and keeps the result: purchases by order id, refunds with refunds, " +
         "commissions summed as fees, payouts as payouts, and every payment that succeeded in " +
         "the statement's days but is missing from it. 400 `statement_invalid`, naming the line, " +
@@ -37,7 +43,9 @@ export const reconciliations = createApiRouter()
       if (mediaType !== "text/csv") {
         throw new ApiError(
           "unsupported_media_type",
-          "Send PayU's statement as the body with 'Content-Type: text/csv'.",
+          `Send ${
+            statementDialect(c.var.ctx).source
+          }'s statement as the body with 'Content-Type: text/csv'.`,
         );
       }
       const statement = await readBodyUpTo(c.req.raw, MAX_STATEMENT_BYTES);
@@ -50,7 +58,7 @@ export const reconciliations = createApiRouter()
       path: "/",
       operationId: "listReconciliations",
       summary: "List reconciliations",
-      description: "The reconciliations of PayU's statements, newest first.",
+      description: "The reconciliations of the provider's statements, newest first.",
       tags,
       request: { query: ListQuery },
       responses: {

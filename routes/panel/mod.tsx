@@ -52,7 +52,7 @@ export function createPanel(deps: PanelDeps): Hono<PanelEnv> {
     MAX_CONFIG_FORM_BYTES,
     `A configuration file is at most ${MAX_CONFIG_BYTES / 1024} KiB.`,
   );
-  // A PayU statement may be up to 10 MiB; past that its own check names the line it reached.
+  // A provider's statement may be up to 10 MiB; past that its own check names the line it reached.
   const statementLimit = limitBody(
     MAX_STATEMENT_BYTES + MAX_FORM_BYTES,
     "This file is larger than a statement can be (10 MiB).",

@@ -29,6 +29,10 @@ export class RecordingProvider implements PaymentProvider {
   readonly #sandbox = new SandboxProvider();
   readonly health = this.#sandbox.health;
   readonly orderValidityMs = this.#sandbox.orderValidityMs;
+  readonly notifications = null;
+  readonly statements = this.#sandbox.statements;
+  readonly status = this.#sandbox.status;
+  readonly connectionTest = null;
   readonly renewals: RecurringCharges = {
     chargeRecurring: (request) =>
       this.#once(request, () => this.#sandbox.renewals.chargeRecurring(request)),
@@ -67,6 +71,9 @@ export class RecordingProvider implements PaymentProvider {
     return resume;
   }
 
+  doctorChecks() {
+    return this.#sandbox.doctorChecks();
+  }
   authorize(request: AuthorizationRequest) {
     return this.#sandbox.authorize(request);
   }
@@ -115,8 +122,16 @@ export class LinkOnlyProvider implements PaymentProvider {
   readonly health = this.#sandbox.health;
   readonly orderValidityMs = this.#sandbox.orderValidityMs;
   readonly renewals = null;
+  readonly notifications = null;
+  readonly statements = this.#sandbox.statements;
+  readonly status = this.#sandbox.status;
+  readonly connectionTest = null;
   /** The payments whose codes reached the provider, in order. */
   readonly authorized: string[] = [];
+
+  doctorChecks() {
+    return this.#sandbox.doctorChecks();
+  }
 
   authorize(request: AuthorizationRequest) {
     this.authorized.push(request.paymentId);

@@ -124,7 +124,7 @@ export async function makeTestApp(options: {
     accounts,
     clock,
     provider: options.provider ?? (payu ? undefined : new SandboxProvider()),
-    payu: payu
+    providerOptions: payu
       ? {
         fetch: options.payuFetch ? options.payuFetch(payu.fetch) : payu.fetch,
         timeouts: options.payuTimeouts,

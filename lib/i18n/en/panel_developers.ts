@@ -45,7 +45,7 @@ export const panelDevelopers = {
     "Sandbox and production are separate: each has its own keys, offers, webhooks and checkout allowlist, and nothing is copied between them. When your sandbox integration works, create a production key and webhook endpoint in the production panel, and point your server at the production host.",
   "panel.provider.title": "Payment provider",
   "panel.provider.provider": "Provider",
-  "panel.provider.payu": "PayU, POS {pos} at {url}",
+  "panel.provider.account": "{provider}, POS {pos} at {url}",
   "panel.provider.sandbox": "The sandbox simulator: test codes, no money moves",
   "panel.provider.notifyUrl": "Notification URL",
   "panel.provider.lastCall": "Last successful call",

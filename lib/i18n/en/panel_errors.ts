@@ -86,20 +86,20 @@ export const panelErrors = {
     "Not sent: this production process has no SMTP_URL, so it sends no e-mails. Set SMTP_URL and MAIL_FROM, restart, then resend.",
   "panel.error.emailSending":
     "The e-mail ''{id}'' is still being sent (attempt {attempt}); wait for it.",
-  "panel.error.chooseStatement": "Choose PayU''s statement (a .csv file).",
+  "panel.error.chooseStatement": "Choose {provider}''s statement (a .csv file).",
   "panel.error.exportRange": "''to'' must come after ''from''.",
   "panel.error.exportBound":
     "''{param}'': must be a day such as 2026-11-01 or an ISO 8601 time such as 2026-11-01T00:00:00.000Z.",
   "panel.error.statementColumns":
-    "Line {line}: this is not a PayU statement: it has no {missing} column (the header names {header}).",
+    "Line {line}: this is not a {provider} statement: it has no {missing} column (the header names {header}).",
   "panel.error.statementDay": "Line {line}: the date ''{value}'' is not a day (YYYY-MM-DD).",
   "panel.error.statementKind":
-    "Line {line}: the operation type ''{value}'' is not one PayU''s statements have (a purchase, a refund, a commission or a payout).",
+    "Line {line}: the operation type ''{value}'' is not one {provider}''s statements have (a purchase, a refund, a commission or a payout).",
   "panel.error.statementCurrency": "Line {line}: the currency ''{value}'' is not an ISO 4217 code.",
   "panel.error.statementAmount":
     "Line {line}: the {column} ''{value}'' is not an amount in {currency}.",
   "panel.error.statementTooLarge":
-    "Line {line}: the statement is larger than 10 MiB; download PayU''s statement of a shorter period.",
+    "Line {line}: the statement is larger than 10 MiB; download {provider}''s statement of a shorter period.",
   "panel.error.statementEncoding": "Line {line}: this is not UTF-8 text, so not a CSV.",
   "panel.error.statementCsv": "Line {line}: this is not valid CSV ({detail}).",
   "panel.error.statementEmpty": "Line {line}: the statement is empty.",

@@ -1,6 +1,6 @@
 /**
  * Payments -> Export and Reconciliation, the owner's off-site backups card and the strip of a
- * production panel on PayU's sandbox.
+ * production panel on its provider's sandbox.
  */
 export const panelRecords = {
   "panel.export.title": "Export",
@@ -18,13 +18,13 @@ export const panelRecords = {
   "panel.export.downloadPayments": "Download payments",
   "panel.export.downloadRefunds": "Download refunds",
   "panel.reconciliation.title": "Reconciliation",
-  "panel.reconciliation.heading": "Reconciliation with PayU",
+  "panel.reconciliation.heading": "Reconciliation with {provider}",
   "panel.reconciliation.description":
-    "Match PayU's operation statement with the payments and refunds here.",
+    "Match {provider}'s operation statement with the payments and refunds here.",
   "panel.reconciliation.upload": "Upload a statement",
-  "panel.reconciliation.statement": "PayU statement (.csv)",
+  "panel.reconciliation.statement": "{provider} statement (.csv)",
   "panel.reconciliation.statementHint":
-    "From PayU's panel: the operation statement of a period, as CSV (at most 10 MiB).",
+    "From {provider}'s panel: the operation statement of a period, as CSV (at most 10 MiB).",
   "panel.reconciliation.submit": "Reconcile",
   "panel.reconciliation.done": "Statements reconciled",
   "panel.reconciliation.none": "No statement reconciled yet",
@@ -42,17 +42,17 @@ export const panelRecords = {
   "panel.reconciliation.atLine": "Line {line}, {kind}: {text}",
   "panel.reconciliation.noLine": "{kind}: {text}",
   "panel.reconciliation.noOrderId":
-    "PayU shows no order id here, so no Paystead payment can be matched.",
+    "{provider} shows no order id here, so no Paystead payment can be matched.",
   "panel.reconciliation.unknownOrder":
     "No payment of this organisation has the order id ''{orderId}''.",
   "panel.reconciliation.heldAs":
-    "PayU took {amount} for payment {payment}, which Paystead holds as {status}.",
+    "{provider} took {amount} for payment {payment}, which Paystead holds as {status}.",
   "panel.reconciliation.heldAsMatched":
-    "PayU took {amount} for payment {payment}, which Paystead holds as {status} and already matched.",
+    "{provider} took {amount} for payment {payment}, which Paystead holds as {status} and already matched.",
   "panel.reconciliation.wasFor":
-    "PayU took {amount} for payment {payment}, which was for {expected}.",
+    "{provider} took {amount} for payment {payment}, which was for {expected}.",
   "panel.reconciliation.refundUnmatched":
-    "PayU refunded {amount} of payment {payment}; Paystead has no succeeded refund of that amount for it.",
+    "{provider} refunded {amount} of payment {payment}; Paystead has no succeeded refund of that amount for it.",
   "panel.reconciliation.notInStatement":
     "Payment {payment} ({amount}) succeeded in the statement''s period but is not in it.",
   "panel.offsite.title": "Off-site backups",
@@ -70,7 +70,7 @@ export const panelRecords = {
   "panel.offsite.backupFailed": "copying it off-site failed ({message})",
   "panel.testPayments.label": "Test payments",
   "panel.testPayments.host":
-    "PAYU_API_URL is PayU''s sandbox ({host}): no real money moves, whatever this panel shows.",
+    "{setting} is {provider}''s sandbox ({host}): no real money moves, whatever this panel shows.",
   "panel.testPayments.pos":
-    "PAYU_POS_ID {posId} is PayU''s public sandbox POS: no real money moves, whatever this panel shows.",
+    "{setting} {posId} is {provider}''s public sandbox POS: no real money moves, whatever this panel shows.",
 } as const;

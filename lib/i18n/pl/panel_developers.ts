@@ -48,7 +48,7 @@ export const panelDevelopers: { readonly [K in keyof typeof english]: string } =
     "Sandbox i produkcja są rozdzielone: każde środowisko ma własne klucze, oferty, webhooki i listę dozwolonych stron checkoutu, a nic nie jest między nimi kopiowane. Gdy integracja działa w sandboxie, utwórz klucz produkcyjny i endpoint webhooków w panelu produkcyjnym i skieruj swój serwer na host produkcyjny.",
   "panel.provider.title": "Dostawca płatności",
   "panel.provider.provider": "Dostawca",
-  "panel.provider.payu": "PayU, POS {pos}, {url}",
+  "panel.provider.account": "{provider}, POS {pos}, {url}",
   "panel.provider.sandbox": "Symulator sandboxa: kody testowe, pieniądze nie są przekazywane",
   "panel.provider.notifyUrl": "Adres powiadomień",
   "panel.provider.lastCall": "Ostatnie udane wywołanie",

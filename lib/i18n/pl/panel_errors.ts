@@ -87,20 +87,20 @@ export const panelErrors: { readonly [K in keyof typeof english]: string } = {
     "Nie wysłano: ten proces produkcyjny nie ma ustawionej zmiennej SMTP_URL, więc nie wysyła e-maili. Ustaw SMTP_URL i MAIL_FROM, uruchom serwer ponownie, a potem wyślij e-mail ponownie.",
   "panel.error.emailSending":
     "E-mail ''{id}'' jest jeszcze wysyłany (próba {attempt}); poczekaj na jej wynik.",
-  "panel.error.chooseStatement": "Wybierz zestawienie PayU (plik .csv).",
+  "panel.error.chooseStatement": "Wybierz zestawienie {provider} (plik .csv).",
   "panel.error.exportRange": "Data „Do” nie może być wcześniejsza niż data „Od”.",
   "panel.error.exportBound":
     "Pole „{param}” musi zawierać dzień, np. 2026-11-01, lub czas w formacie ISO 8601, np. 2026-11-01T00:00:00.000Z.",
   "panel.error.statementColumns":
-    "Wiersz {line}: to nie jest zestawienie PayU — brakuje kolumn: {missing} (nagłówek zawiera: {header}).",
+    "Wiersz {line}: to nie jest zestawienie {provider} — brakuje kolumn: {missing} (nagłówek zawiera: {header}).",
   "panel.error.statementDay": "Wiersz {line}: data „{value}” nie jest dniem w formacie RRRR-MM-DD.",
   "panel.error.statementKind":
-    "Wiersz {line}: typ operacji „{value}” nie występuje w zestawieniach PayU (obsługiwane są: zakup, zwrot, prowizja i wypłata).",
+    "Wiersz {line}: typ operacji „{value}” nie występuje w zestawieniach {provider} (obsługiwane są: zakup, zwrot, prowizja i wypłata).",
   "panel.error.statementCurrency": "Wiersz {line}: waluta „{value}” nie jest kodem ISO 4217.",
   "panel.error.statementAmount":
     "Wiersz {line}: {column, select, amount {kwota} balance {saldo} other {prowizja}} „{value}” nie jest kwotą w walucie {currency}.",
   "panel.error.statementTooLarge":
-    "Wiersz {line}: zestawienie jest większe niż 10 MiB; pobierz z PayU zestawienie za krótszy okres.",
+    "Wiersz {line}: zestawienie jest większe niż 10 MiB; pobierz z {provider} zestawienie za krótszy okres.",
   "panel.error.statementEncoding":
     "Wiersz {line}: to nie jest tekst w kodowaniu UTF-8, więc nie jest to plik CSV.",
   "panel.error.statementCsv": "Wiersz {line}: to nie jest poprawny plik CSV ({detail}).",

@@ -44,11 +44,11 @@ export const panelHome: { readonly [K in keyof typeof english]: string } = {
   "panel.goLive.providerNever": "Brak udanego wywołania od uruchomienia tego procesu.",
   "panel.goLive.providerLast": "Ostatnie udane wywołanie: {at}.",
   "panel.goLive.providerLink": "Stan dostawcy",
-  "panel.goLive.test": "Sprawdź połączenie z PayU",
-  "panel.goLive.testOk": "PayU odpowiedziało",
+  "panel.goLive.test": "Sprawdź połączenie z {provider}",
+  "panel.goLive.testOk": "{provider} odpowiedziało",
   "panel.goLive.testOkText":
     "{url} wydało token OAuth ważny przez {seconds} s: dane uwierzytelniające POS są prawidłowe.",
-  "panel.goLive.testFailed": "PayU nie wydało tokenu",
+  "panel.goLive.testFailed": "{provider} nie wydało tokenu",
   "panel.goLive.key": "Produkcyjny klucz API",
   "panel.goLive.keyNone":
     "Brak produkcyjnego klucza API: Twój serwer potrzebuje go do tworzenia płatności.",

@@ -16,7 +16,7 @@ export const panelPayments: { readonly [K in keyof typeof english]: string } = {
   "panel.paymentsTable.refunded": "zwrócono {amount}",
   "panel.payments.reconciled": "Zestawienie uzgodnione: jego wynik jest pierwszy na liście.",
   "panel.payments.export": "Eksport",
-  "panel.payments.reconciliation": "Uzgodnienie z PayU",
+  "panel.payments.reconciliation": "Uzgodnienie",
   "panel.payments.emailResent": "E-mail czeka w kolejce do ponownej wysyłki.",
   "panel.subscription.nextLinkStep": "Następny krok odnowienia",
   "panel.payments.title": "Płatności",

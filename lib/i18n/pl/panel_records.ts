@@ -2,7 +2,7 @@ import type { panelRecords as english } from "../en/panel_records.ts";
 
 /**
  * Płatności -> Eksport i Uzgodnienie, karta kopii zapasowych poza serwerem dla właściciela i pasek
- * panelu produkcyjnego podłączonego do sandboxa PayU.
+ * panelu produkcyjnego podłączonego do sandboxa dostawcy płatności.
  */
 export const panelRecords: { readonly [K in keyof typeof english]: string } = {
   "panel.export.title": "Eksport",
@@ -20,13 +20,13 @@ export const panelRecords: { readonly [K in keyof typeof english]: string } = {
   "panel.export.downloadPayments": "Pobierz płatności",
   "panel.export.downloadRefunds": "Pobierz zwroty",
   "panel.reconciliation.title": "Uzgodnienie",
-  "panel.reconciliation.heading": "Uzgodnienie z zestawieniem PayU",
+  "panel.reconciliation.heading": "Uzgodnienie z zestawieniem {provider}",
   "panel.reconciliation.description":
-    "Porównaj tutaj zestawienie operacji z PayU z płatnościami i zwrotami.",
+    "Porównaj tutaj zestawienie operacji z {provider} z płatnościami i zwrotami.",
   "panel.reconciliation.upload": "Prześlij zestawienie",
-  "panel.reconciliation.statement": "Zestawienie PayU (.csv)",
+  "panel.reconciliation.statement": "Zestawienie {provider} (.csv)",
   "panel.reconciliation.statementHint":
-    "Z panelu PayU: zestawienie operacji za wybrany okres w formacie CSV (najwyżej 10 MiB).",
+    "Z panelu {provider}: zestawienie operacji za wybrany okres w formacie CSV (najwyżej 10 MiB).",
   "panel.reconciliation.submit": "Uzgodnij",
   "panel.reconciliation.done": "Uzgodnione zestawienia",
   "panel.reconciliation.none": "Nie uzgodniono jeszcze żadnego zestawienia",
@@ -45,17 +45,17 @@ export const panelRecords: { readonly [K in keyof typeof english]: string } = {
   "panel.reconciliation.atLine": "Wiersz {line}, {kind}: {text}",
   "panel.reconciliation.noLine": "{kind}: {text}",
   "panel.reconciliation.noOrderId":
-    "PayU nie podaje tutaj identyfikatora zamówienia, więc nie można dopasować żadnej płatności w Paystead.",
+    "{provider} nie podaje tutaj identyfikatora zamówienia, więc nie można dopasować żadnej płatności w Paystead.",
   "panel.reconciliation.unknownOrder":
     "Żadna płatność tej organizacji nie ma identyfikatora zamówienia „{orderId}”.",
   "panel.reconciliation.heldAs":
-    "PayU pobrało {amount} za płatność {payment}, która w Paystead ma status {status}.",
+    "{provider} pobrało {amount} za płatność {payment}, która w Paystead ma status {status}.",
   "panel.reconciliation.heldAsMatched":
-    "PayU pobrało {amount} za płatność {payment}, która w Paystead ma status {status} i została już dopasowana.",
+    "{provider} pobrało {amount} za płatność {payment}, która w Paystead ma status {status} i została już dopasowana.",
   "panel.reconciliation.wasFor":
-    "PayU pobrało {amount} za płatność {payment}, której kwota wynosiła {expected}.",
+    "{provider} pobrało {amount} za płatność {payment}, której kwota wynosiła {expected}.",
   "panel.reconciliation.refundUnmatched":
-    "PayU zwróciło {amount} z płatności {payment}; w Paystead nie ma zakończonego zwrotu tej płatności na taką kwotę.",
+    "{provider} zwróciło {amount} z płatności {payment}; w Paystead nie ma zakończonego zwrotu tej płatności na taką kwotę.",
   "panel.reconciliation.notInStatement":
     "Płatność {payment} ({amount}) została opłacona w okresie objętym zestawieniem, ale zestawienie jej nie zawiera.",
   "panel.offsite.title": "Kopie zapasowe poza serwerem",
@@ -74,7 +74,7 @@ export const panelRecords: { readonly [K in keyof typeof english]: string } = {
   "panel.offsite.backupFailed": "kopiowanie poza serwer nie powiodło się ({message})",
   "panel.testPayments.label": "Płatności testowe",
   "panel.testPayments.host":
-    "PAYU_API_URL wskazuje sandbox PayU ({host}): prawdziwe pieniądze nie są przekazywane, niezależnie od tego, co pokazuje ten panel.",
+    "{setting} wskazuje sandbox {provider} ({host}): prawdziwe pieniądze nie są przekazywane, niezależnie od tego, co pokazuje ten panel.",
   "panel.testPayments.pos":
-    "PAYU_POS_ID {posId} to publiczny punkt płatności (POS) sandboxa PayU: prawdziwe pieniądze nie są przekazywane, niezależnie od tego, co pokazuje ten panel.",
+    "{setting} {posId} to publiczny punkt płatności (POS) sandboxa {provider}: prawdziwe pieniądze nie są przekazywane, niezależnie od tego, co pokazuje ten panel.",
 } as const;

@@ -1,7 +1,6 @@
-import { ProviderUnavailableError } from "../mod.ts";
+import { type Fetch, ProviderUnavailableError } from "../mod.ts";
 
-/** How the adapter reaches PayU; tests pass the in-process fake's `fetch`. */
-export type Fetch = (request: Request) => Promise<Response>;
+export type { Fetch };
 
 /** An answer of PayU: its HTTP status and JSON body (null when the body is not JSON). */
 export interface PayuAnswer {

@@ -8,7 +8,7 @@ import { withDeadline } from "../../deadline.ts";
 import { errorFields } from "../../log.ts";
 import { applyAttemptOutcome } from "../../payments/outcome.ts";
 import { applyRefundAnswer } from "../../refunds/mod.ts";
-import type { ProviderOutcome } from "../mod.ts";
+import type { ProviderNotifications, ProviderOutcome } from "../mod.ts";
 import { type PayuProvider, refundOutcome } from "./provider.ts";
 import { verifyNotificationSignature } from "./signature.ts";
 import {
@@ -16,12 +16,28 @@ import {
   type Order,
   type OrderNotification,
   type RefundNotification,
+  SIGNATURE_HEADER,
 } from "./wire.ts";
 
 /** The largest notification body accepted; PayU's are a few KiB. */
 export const MAX_NOTIFICATION_BYTES = 64 * 1024;
 /** How long asking PayU why an order was cancelled may take inside a notification. */
 const REASON_TIMEOUT_MS = 5_000;
+
+/** PayU's notifications, as `POST /providers/payu/notify` takes them. */
+export function payuNotifications(payu: PayuProvider): ProviderNotifications {
+  return {
+    maxBytes: MAX_NOTIFICATION_BYTES,
+    signatureProblem: `The ${SIGNATURE_HEADER} header is missing or does not match the body.`,
+    receive: (services, callback) =>
+      receivePayuNotification(
+        services,
+        payu,
+        callback.body,
+        callback.headers.get(SIGNATURE_HEADER) ?? undefined,
+      ),
+  };
+}
 
 /**
  * Takes a notification PayU posted: false when its `OpenPayu-Signature` does not hold (nothing

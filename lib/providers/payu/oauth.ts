@@ -1,4 +1,4 @@
-import type { PayuConfig } from "../../config.ts";
+import type { PayuConfig } from "./config.ts";
 import { ProviderUnavailableError } from "../mod.ts";
 import { type Fetch, send } from "./http.ts";
 import { TokenResponse } from "./wire.ts";

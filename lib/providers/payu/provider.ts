@@ -1,19 +1,28 @@
-import type { PayuConfig } from "../../config.ts";
+import type { Environment } from "../../config_parts.ts";
 import { ProviderHealth } from "../health.ts";
 import {
   type AttemptReference,
   type AuthorizationAnswer,
   type AuthorizationRequest,
+  type ConnectionTest,
+  type DoctorProblem,
   type FailureCode,
   type PaymentProvider,
+  type ProviderDescription,
   type ProviderOutcome,
+  type ProviderTimeouts,
   ProviderUnavailableError,
   type RefundAnswer,
   type RefundOutcome,
   type RefundRequest,
 } from "../mod.ts";
+import type { PayuConfig } from "./config.ts";
+import { payuDoctorChecks } from "./doctor.ts";
 import { type Fetch, type PayuAnswer, send } from "./http.ts";
+import { payuNotifications } from "./notifications.ts";
 import { PayuTokens } from "./oauth.ts";
+import { PAYU_STATEMENT } from "./statement.ts";
+import { payuTestReason } from "./test_setup.ts";
 import {
   BLIK_RESULT_CODES,
   ErrorResponse,
@@ -32,12 +41,7 @@ import {
 const PAYU_ORDER_VALIDITY_MS = 5 * 60_000;
 
 /** Timeouts of the calls to PayU; tests shorten them. */
-export interface PayuTimeouts {
-  /** Creating an order: short, the customer waits ("confirm in your banking app"). */
-  orderMs: number;
-  /** Every other call (token, status, cancel, refunds). */
-  callMs: number;
-}
+export type PayuTimeouts = ProviderTimeouts;
 
 const DEFAULT_TIMEOUTS: PayuTimeouts = { orderMs: 8_000, callMs: 10_000 };
 
@@ -66,13 +70,18 @@ class PayuAnswerError extends Error {
  * PayU REST API v2.1 with BLIK authorisation codes ("transparent BLIK"): one order per attempt,
  * `extOrderId` = the attempt id, `extRefundId` = the refund id. Its decisions arrive by
  * notification (lib/providers/payu/notifications.ts) or by `lookup`. PayU holds no token to
- * charge renewals with, so it has no `renewals`.
+ * charge renewals with, so it has no `renewals`. Merchants reconcile its statements
+ * (lib/providers/payu/statement.ts).
  */
 export class PayuProvider implements PaymentProvider {
   readonly name = "payu";
   readonly health = new ProviderHealth();
   readonly orderValidityMs = PAYU_ORDER_VALIDITY_MS;
   readonly renewals = null;
+  readonly notifications = payuNotifications(this);
+  readonly statements = PAYU_STATEMENT;
+  readonly status: ProviderDescription;
+  readonly connectionTest = () => this.#testConnection();
   readonly config: PayuConfig;
   readonly #notifyUrl: string;
   readonly #fetch: Fetch;
@@ -94,6 +103,16 @@ export class PayuProvider implements PaymentProvider {
     this.#now = options.now;
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#tokens = new PayuTokens(this.config, this.#fetch, this.#now, this.#timeouts.callMs);
+    this.status = {
+      displayName: "PayU",
+      account: { posId: this.config.posId, apiUrl: this.config.apiUrl },
+      notifyUrl: this.#notifyUrl,
+      testPayments: payuTestReason(this.config),
+    };
+  }
+
+  doctorChecks(environment: Environment): Promise<DoctorProblem[]> {
+    return payuDoctorChecks(this.config, this.#fetch, environment);
   }
 
   async authorize(request: AuthorizationRequest): Promise<AuthorizationAnswer> {
@@ -217,13 +236,20 @@ export class PayuProvider implements PaymentProvider {
   }
 
   /**
-   * A real OAuth token request to PAYU_API_URL, the panel's "Test the PayU connection": the
-   * token's lifetime in seconds, or `ProviderUnavailableError` saying what PayU answered.
+   * A real OAuth token request to PAYU_API_URL through this adapter, the go-live step's
+   * connection test, so the answer is exactly what a payment would meet: PAYU_API_URL reachable,
+   * the POS's credentials accepted. The token's lifetime, or what PayU answered instead.
    */
-  async testConnection(): Promise<number> {
-    const expiresIn = await this.#tokens.renew();
-    this.health.recordSuccess(this.#now());
-    return expiresIn;
+  async #testConnection(): Promise<ConnectionTest> {
+    const apiUrl = this.config.apiUrl;
+    try {
+      const expiresInSeconds = await this.#tokens.renew();
+      this.health.recordSuccess(this.#now());
+      return { ok: true, apiUrl, expiresInSeconds };
+    } catch (error) {
+      if (!(error instanceof ProviderUnavailableError)) throw error;
+      return { ok: false, apiUrl, message: error.message };
+    }
   }
 
   /** Calls PayU with a bearer token; on 401 fetches a new token once and calls again. */

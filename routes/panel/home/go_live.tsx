@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useT } from "../../../components/panel/i18n.ts";
 import { providerText } from "../../../components/panel/ProviderStatus.tsx";
 import { Card, CsrfField, Notice } from "../../../components/panel/ui.tsx";
-import type { ConnectionTest } from "../../../lib/providers/connection_test.ts";
+import type { ConnectionTest } from "../../../lib/providers/mod.ts";
 import { translateError } from "../../../lib/panel/error_text.ts";
 import { toIso } from "../../../lib/clock.ts";
 import { CHART_DAYS, type GoLiveChecklist } from "../../../lib/panel/home.ts";
@@ -41,31 +41,31 @@ function Step(props: {
   );
 }
 
-/** What the PayU connection test answered, where the merchant pressed it. */
-function ConnectionTestResult(props: { test: ConnectionTest }) {
-  const { test } = props;
+/** What the provider's connection test answered, where the merchant pressed it. */
+function ConnectionTestResult(props: { test: ConnectionTest; provider: string }) {
+  const { test, provider } = props;
   const tr = useT();
   return test.ok
     ? (
-      <Notice tone="success" title={tr.t("panel.goLive.testOk")}>
+      <Notice tone="success" title={tr.t("panel.goLive.testOk", { provider })}>
         {tr.t("panel.goLive.testOkText", { url: test.apiUrl, seconds: test.expiresInSeconds })}
       </Notice>
     )
     : (
-      <Notice tone="error" title={tr.t("panel.goLive.testFailed")}>
+      <Notice tone="error" title={tr.t("panel.goLive.testFailed", { provider })}>
         {translateError(tr, test.message)}
       </Notice>
     );
 }
 
-/** The step's button that asks PayU for a token now. */
-function TestConnectionForm(props: { csrf: string }) {
+/** The step's button that asks the provider for a token now. */
+function TestConnectionForm(props: { csrf: string; provider: string }) {
   const { t } = useT();
   return (
     <form method="post" action="/panel/go-live/test-provider" class="form--inline" data-once>
       <CsrfField token={props.csrf} />
       <button type="submit" class="button button--secondary button--small">
-        {t("panel.goLive.test")}
+        {t("panel.goLive.test", { provider: props.provider })}
       </button>
     </form>
   );
@@ -99,8 +99,13 @@ export function GoLiveCard(props: {
           link={{ href: "/panel/developers", label: t("panel.goLive.providerLink") }}
           extra={
             <>
-              {props.connectionTest && <ConnectionTestResult test={props.connectionTest} />}
-              <TestConnectionForm csrf={props.csrf} />
+              {props.connectionTest && (
+                <ConnectionTestResult
+                  test={props.connectionTest}
+                  provider={provider.displayName}
+                />
+              )}
+              <TestConnectionForm csrf={props.csrf} provider={provider.displayName} />
             </>
           }
         >

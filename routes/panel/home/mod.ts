@@ -3,10 +3,7 @@ import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
 import { offsiteOverview } from "../../../lib/panel/backups.ts";
 import { homeOverview } from "../../../lib/panel/home.ts";
-import {
-  type ConnectionTest,
-  testProviderConnection,
-} from "../../../lib/providers/connection_test.ts";
+import type { ConnectionTest } from "../../../lib/providers/mod.ts";
 import { allow } from "../kit/access.ts";
 import { orgCtx, type PanelContext, type PanelEnv, translatorOf } from "../kit/context.ts";
 import { noticeOf } from "../kit/forms.ts";
@@ -44,12 +41,12 @@ async function renderHome(
   });
 }
 
-/** The home page, mounted at `/panel`, and its checklist's PayU connection test. */
+/** The home page, mounted at `/panel`, and its checklist's provider connection test. */
 export function createHomeArea(services: Services): Hono<PanelEnv> {
   return new Hono<PanelEnv>()
     .get("/", allow(services, "home.view"), (c) => renderHome(services, c, null))
     .post("/go-live/test-provider", allow(services, "developers"), async (c) => {
-      const test = await testProviderConnection(services);
+      const test = await services.provider.connectionTest?.() ?? null;
       return renderHome(services, c, test);
     });
 }

@@ -5,7 +5,7 @@ import { VolumeChart } from "../../../components/panel/VolumeChart.tsx";
 import { CHART_DAYS, type HomeOverview } from "../../../lib/panel/home.ts";
 import type { PaymentOverview } from "../../../lib/panel/insights.ts";
 import type { OffsiteOverview } from "../../../lib/panel/backups.ts";
-import type { ConnectionTest } from "../../../lib/providers/connection_test.ts";
+import type { ConnectionTest } from "../../../lib/providers/mod.ts";
 import { GoLiveCard } from "./go_live.tsx";
 import { OffsiteCard } from "./offsite_card.tsx";
 
@@ -99,7 +99,7 @@ export function HomePage(props: {
   home: HomeOverview;
   notice: string | null;
   csrf: string;
-  /** The answer of "Test the PayU connection", on the page its form posts to. */
+  /** The answer of the go-live step's connection test, on the page its form posts to. */
   connectionTest?: ConnectionTest | null;
   offsite: OffsiteOverview | null;
 }) {

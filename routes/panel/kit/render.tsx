@@ -4,7 +4,6 @@ import { AuthPage } from "../../../components/panel/AuthPage.tsx";
 import { type NavKey, type PanelChrome, Shell } from "../../../components/panel/Shell.tsx";
 import { publicUrlOf } from "../../../lib/config.ts";
 import type { Services } from "../../../lib/context.ts";
-import { payuTestReason } from "../../../lib/providers/payu/test_setup.ts";
 import type { ApiError } from "../../../lib/errors.ts";
 import { decide } from "../../../lib/accounts/access.ts";
 import { type PanelSession, userOrganisations } from "../../../lib/accounts/sessions.ts";
@@ -33,7 +32,7 @@ function backupFailureOf(services: Services, tr: Translator): PanelChrome["backu
 async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrome> {
   const session = c.get("session");
   const { config } = services;
-  const provider = config.paymentProvider;
+  const { provider } = services;
   const other = services.environment === "sandbox" ? "production" : "sandbox";
   const subject = subjectOf(session);
   const developers = decide("developers", subject, config.quickstartAccess);
@@ -48,8 +47,8 @@ async function chromeOf(services: Services, c: PanelContext): Promise<PanelChrom
     organisations: await userOrganisations(services.accounts, session.userId),
     developers: developers.allowed ? "open" : developers.reason === "plan" ? "upgrade" : "hidden",
     quickstart: decide("quickstart", subject, config.quickstartAccess).allowed,
-    testPayments: services.environment === "production" && provider?.kind === "payu"
-      ? payuTestReason(provider)
+    testPayments: services.environment === "production" && provider.status.testPayments
+      ? { provider: provider.status.displayName, reason: provider.status.testPayments }
       : null,
     backupFailure: session.role === "OWNER" ? backupFailureOf(services, translatorOf(c)) : null,
   };

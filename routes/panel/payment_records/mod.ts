@@ -39,6 +39,7 @@ async function renderReconciliations(
       csrf: c.get("session").csrfToken,
       problem: problem?.message ?? null,
       notice: noticeOf(c, NOTICES),
+      source: services.provider.statements?.source ?? services.provider.status.displayName,
     }),
   });
 }

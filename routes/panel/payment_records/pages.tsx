@@ -115,17 +115,18 @@ function Totals(props: { totals: Reconciliation["fees"] }) {
 
 /**
  * What a problem found, in the page's language: said again from its fields, with the stored
- * (English) message telling which case of an amount mismatch it is. A message no case knows is
- * shown as it is.
+ * (English) message telling which case of an amount mismatch it is and whose statement it was
+ * (`source`, when the message does not name it). A message no case knows is shown as it is.
  */
-function problemText(tr: Translator, problem: ReconciliationProblem): string {
+function problemText(tr: Translator, problem: ReconciliationProblem, source: string): string {
   const money = (amount: number | null) =>
     amount === null ? tr.t("panel.none") : moneyText(tr, amount, problem.currency);
   const payment = problem.paymentId ?? "";
+  const provider = /^(.+?) (?:took|refunded|shows) /.exec(problem.message)?.[1] ?? source;
   switch (problem.kind) {
     case "unknown_order":
       return problem.orderId === null
-        ? tr.t("panel.reconciliation.noOrderId")
+        ? tr.t("panel.reconciliation.noOrderId", { provider })
         : tr.t("panel.reconciliation.unknownOrder", { orderId: problem.orderId });
     case "not_in_statement":
       return tr.t("panel.reconciliation.notInStatement", {
@@ -134,18 +135,19 @@ function problemText(tr: Translator, problem: ReconciliationProblem): string {
       });
     case "amount_mismatch": {
       const amount = money(problem.amount);
-      if (problem.message.startsWith("PayU refunded ")) {
-        return tr.t("panel.reconciliation.refundUnmatched", { amount, payment });
+      if (problem.message.endsWith("; Paystead has no succeeded refund of that amount for it.")) {
+        return tr.t("panel.reconciliation.refundUnmatched", { provider, amount, payment });
       }
       const held = / which Paystead holds as (\w+)( and already matched)?\.$/.exec(problem.message);
       if (held) {
         return tr.t(
           held[2] ? "panel.reconciliation.heldAsMatched" : "panel.reconciliation.heldAs",
-          { amount, payment, status: held[1] },
+          { provider, amount, payment, status: held[1] },
         );
       }
       if (problem.message.includes(", which was for ")) {
         return tr.t("panel.reconciliation.wasFor", {
+          provider,
           amount,
           payment,
           expected: money(problem.expectedAmount),
@@ -158,7 +160,7 @@ function problemText(tr: Translator, problem: ReconciliationProblem): string {
   }
 }
 
-function Problems(props: { reconciliation: Reconciliation }) {
+function Problems(props: { reconciliation: Reconciliation; source: string }) {
   const tr = useT();
   const { problems } = props.reconciliation;
   if (problems.length === 0) {
@@ -176,7 +178,7 @@ function Problems(props: { reconciliation: Reconciliation }) {
           const nodes = {
             kind: <strong>{tr.t(`panel.reconciliation.kind.${problem.kind}`)}</strong>,
           };
-          const text = problemText(tr, problem);
+          const text = problemText(tr, problem, props.source);
           return (
             <li data-kind={problem.kind}>
               {problem.line === null
@@ -190,21 +192,24 @@ function Problems(props: { reconciliation: Reconciliation }) {
   );
 }
 
-/** Payments -> Reconciliation: upload PayU's statement, and what each one showed. */
+/** Payments -> Reconciliation: upload the provider's statement, and what each one showed. */
 export function ReconciliationsPage(props: {
   reconciliations: Reconciliation[];
   csrf: string;
   problem: string | null;
   notice: string | null;
+  /** Whose statements are reconciled here: the provider's name. */
+  source: string;
 }) {
   const tr = useT();
   const { t } = tr;
+  const provider = props.source;
   return (
     <>
       <PageHeader
-        title={t("panel.reconciliation.heading")}
+        title={t("panel.reconciliation.heading", { provider })}
         back={back(tr)}
-        description={t("panel.reconciliation.description")}
+        description={t("panel.reconciliation.description", { provider })}
       />
       {props.notice && <Notice tone="success">{props.notice}</Notice>}
       <Card title={t("panel.reconciliation.upload")}>
@@ -218,8 +223,8 @@ export function ReconciliationsPage(props: {
           <FormError message={props.problem} />
           <Field
             name="statement"
-            label={t("panel.reconciliation.statement")}
-            hint={t("panel.reconciliation.statementHint")}
+            label={t("panel.reconciliation.statement", { provider })}
+            hint={t("panel.reconciliation.statementHint", { provider })}
           >
             {(attrs) => <input type="file" accept=".csv,text/csv" required {...attrs} />}
           </Field>
@@ -260,7 +265,7 @@ export function ReconciliationsPage(props: {
                       <Totals totals={reconciliation.payouts} />
                     </td>
                     <td>
-                      <Problems reconciliation={reconciliation} />
+                      <Problems reconciliation={reconciliation} source={provider} />
                     </td>
                   </tr>
                 ))}
