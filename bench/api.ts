@@ -262,9 +262,9 @@ export async function benchApi(): Promise<BenchRow[]> {
     rows.push({
       name: "POST /api/v1/payments + Idempotency-Key, 32 conn",
       figure: rate(create32),
-      bare: `${ratiosText(rateRatios)} the reference's rate, ${
-        ratiosText(p99Ratios)
-      } its p99; ${sharesText(shares(rounds, (round) => round.create32))}`,
+      bare: `${ratiosText(rateRatios)} the reference's rate, ${ratiosText(p99Ratios)} its p99; ${
+        sharesText(shares(rounds, (round) => round.create32))
+      }`,
       target: ">= 0.9x rate, p99 <= 1.3x",
       pass: median(rateRatios) >= 0.9 && median(p99Ratios) <= 1.3 && create32.nonSuccess === 0,
     });
@@ -283,9 +283,7 @@ export async function benchApi(): Promise<BenchRow[]> {
     rows.push({
       name: "POST /api/v1/payments + Idempotency-Key, 1 conn",
       figure: rate(create1),
-      bare: `${ratiosText(p50Ratios)} the reference's p50 (bare p50 ${
-        bare1.p50Ms.toFixed(2)
-      } ms)`,
+      bare: `${ratiosText(p50Ratios)} the reference's p50 (bare p50 ${bare1.p50Ms.toFixed(2)} ms)`,
       target: "p50 <= 1.2x",
       pass: median(p50Ratios) <= 1.2 && create1.nonSuccess === 0,
     });
