@@ -51,8 +51,8 @@ export const checkoutSessions = createApiRouter()
         "`embed_origin_not_allowed`. For a recurring offer renewed by pay link, the customer's " +
         "code is refused (400 `customer_email_required`) until they give an e-mail address.",
       tags,
+      parameters: [idempotencyHeader],
       request: {
-        headers: idempotencyHeader,
         params: OfferIdAsId,
         body: jsonBody(CreateCheckoutSessionRequest),
       },
@@ -98,7 +98,8 @@ export const checkoutSessions = createApiRouter()
       description: "409 `session_already_completed` or `session_expired` when it is no longer " +
         "open; 409 `payment_processing` while a payment attempt awaits the bank.",
       tags,
-      request: { headers: idempotencyHeader, params: SessionIdParam, body: emptyBody },
+      parameters: [idempotencyHeader],
+      request: { params: SessionIdParam, body: emptyBody },
       responses: {
         200: { description: "The expired session.", ...json(CheckoutSession) },
         ...errors(400, 401, 403, 404, 409),
@@ -122,8 +123,8 @@ export const checkoutSessions = createApiRouter()
         "the code, exactly as the customer's would be: a failing code leaves the session OPEN " +
         "with `paymentId` naming the FAILED payment; 409 `session_already_completed` once paid.",
       tags: [...tags, "Sandbox"],
+      parameters: [idempotencyHeader],
       request: {
-        headers: idempotencyHeader,
         params: SessionIdParam,
         body: jsonBody(CompleteRequest),
       },

@@ -38,7 +38,8 @@ export const offers = createApiRouter()
       description:
         "Creates an offer: what a customer pays for. Its `qrId` starts payments and checkout sessions; with `recurring`, each successful payment starts a subscription, renewed by a charge or, when the payment provider cannot charge a stored method, by a pay link e-mailed to the customer.",
       tags,
-      request: { headers: idempotencyHeader, body: jsonBody(CreateOfferRequest) },
+      parameters: [idempotencyHeader],
+      request: { body: jsonBody(CreateOfferRequest) },
       responses: {
         201: { description: "The new offer.", ...json(Offer) },
         ...errors(400, 401, 403, 409),

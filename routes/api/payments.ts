@@ -41,7 +41,8 @@ function createPaymentRoute(path: string, operationId: string, summary: string) 
       "400 `customer_email_required` (`param: customer.email`) for a recurring offer renewed " +
       "by pay link (the provider cannot charge a stored method) without `customer.email`.",
     tags,
-    request: { headers: idempotencyHeader, body: jsonBody(CreatePaymentRequest) },
+    parameters: [idempotencyHeader],
+    request: { body: jsonBody(CreatePaymentRequest) },
     responses: {
       201: { description: "The new payment, PENDING, with its paymentUrl.", ...json(Payment) },
       ...errors(400, 401, 403, 404, 409),
@@ -119,7 +120,8 @@ export const payments = createApiRouter()
       description:
         "Cancels a PENDING payment (payment.canceled). A payment being processed or already final answers 409.",
       tags,
-      request: { headers: idempotencyHeader, params: PaymentIdParam, body: emptyBody },
+      parameters: [idempotencyHeader],
+      request: { params: PaymentIdParam, body: emptyBody },
       responses: {
         200: { description: "The canceled payment.", ...json(Payment) },
         ...errors(400, 401, 403, 404, 409),
@@ -143,8 +145,8 @@ export const payments = createApiRouter()
         "declines; `700701`/`700702`/`700703` fail as expired/canceled/already used; `600600` " +
         "stays PROCESSING, then fails with `timeout`; any other 6 digits fail with `invalid_code`.",
       tags: [...tags, "Sandbox"],
+      parameters: [idempotencyHeader],
       request: {
-        headers: idempotencyHeader,
         params: PaymentIdParam,
         body: jsonBody(CompleteRequest),
       },

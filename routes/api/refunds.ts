@@ -31,8 +31,8 @@ export const paymentRefunds = createApiRouter()
         "minor units fail. 400 `refund_exceeds_payment` if the total would exceed the payment; " +
         "409 `payment_not_succeeded` unless the payment SUCCEEDED.",
       tags,
+      parameters: [idempotencyHeader],
       request: {
-        headers: idempotencyHeader,
         params: PaymentIdParam,
         body: { required: false, ...json(CreateRefundRequest) },
       },

@@ -49,7 +49,8 @@ export const sandbox = createApiRouter()
         "retries, expiries) runs right after, with its events and webhooks. Other " +
         "organisations keep their own time.",
       tags,
-      request: { headers: idempotencyHeader, body: jsonBody(AdvanceSandboxClockRequest) },
+      parameters: [idempotencyHeader],
+      request: { body: jsonBody(AdvanceSandboxClockRequest) },
       responses: {
         200: { description: "The sandbox clock after the move.", ...json(SandboxClock) },
         ...errors(400, 401, 403, 409),

@@ -76,8 +76,8 @@ export const subscriptions = createApiRouter()
         "so the customer can no longer pay it. 409 if already CANCELED, if `atPeriodEnd` is " +
         "asked of a PAST_DUE subscription, or while a renewal is being charged or paid.",
       tags,
+      parameters: [idempotencyHeader],
       request: {
-        headers: idempotencyHeader,
         params: SubscriptionIdParam,
         body: { required: false, ...json(CancelSubscriptionRequest) },
       },

@@ -50,8 +50,8 @@ export const webhookDeliveries = createApiRouter()
       description: "To one endpoint (`endpointId`) or to every enabled endpoint subscribed to " +
         "the event's type. A delivery still retrying is brought forward rather than duplicated.",
       tags,
+      parameters: [idempotencyHeader],
       request: {
-        headers: idempotencyHeader,
         params: EventIdParam,
         body: { required: false, ...json(ResendEventRequest) },
       },

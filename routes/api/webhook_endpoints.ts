@@ -57,7 +57,8 @@ export const webhookEndpoints = createApiRouter()
       description: "Returns the signing secret (`whsec_...`). The endpoint receives events " +
         "recorded from now on. Production URLs must be https:// and resolve to public addresses.",
       tags,
-      request: { headers: idempotencyHeader, body: jsonBody(CreateWebhookEndpointRequest) },
+      parameters: [idempotencyHeader],
+      request: { body: jsonBody(CreateWebhookEndpointRequest) },
       responses: {
         201: {
           description: "The new endpoint and its secret.",
@@ -164,7 +165,8 @@ export const webhookEndpoints = createApiRouter()
       description: "Returns the new secret. For 24 hours every delivery carries two signatures, " +
         "one per secret, so the receiver can switch without rejecting any.",
       tags,
-      request: { headers: idempotencyHeader, params: EndpointIdParam, body: emptyBody },
+      parameters: [idempotencyHeader],
+      request: { params: EndpointIdParam, body: emptyBody },
       responses: {
         200: {
           description: "The endpoint and its new secret.",
@@ -195,8 +197,8 @@ export const webhookEndpoints = createApiRouter()
         "`recovery_rate_limited` otherwise). At most 10000 events per window and pending per " +
         "endpoint; the same window again answers 200 with the first recovery and queues nothing.",
       tags,
+      parameters: [idempotencyHeader],
       request: {
-        headers: idempotencyHeader,
         params: EndpointIdParam,
         body: jsonBody(RecoverEventsRequest),
       },
@@ -242,7 +244,8 @@ export const webhookEndpoints = createApiRouter()
       description: "Sends `webhook.test` to this endpoint (a disabled one too) once, without " +
         "retries. Follow the result at GET /api/v1/events/{eventId}/deliveries.",
       tags,
-      request: { headers: idempotencyHeader, params: EndpointIdParam, body: emptyBody },
+      parameters: [idempotencyHeader],
+      request: { params: EndpointIdParam, body: emptyBody },
       responses: {
         202: { description: "The delivery, queued.", ...json(WebhookDelivery) },
         ...errors(400, 401, 403, 404, 409),
