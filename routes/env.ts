@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { ApiPrincipal } from "../lib/api_keys.ts";
 import type { OrgContext } from "../lib/context.ts";
 
@@ -15,5 +16,12 @@ export interface AppEnv {
     ctx: OrgContext;
     /** The parsed JSON request body, set by the JSON body middleware. */
     jsonBody: unknown;
+    /** The route pattern that answered, set when a part of the app loaded at first use did. */
+    route: string;
   };
+}
+
+/** The route pattern that answered the request, for the request log and metrics. */
+export function answeredRoute(c: Context<AppEnv>): string {
+  return c.get("route") ?? c.req.routePath;
 }
