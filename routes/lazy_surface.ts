@@ -22,9 +22,8 @@ export class LazySurface<E extends AppEnv = AppEnv> {
   #loaded = false;
 
   /**
-   * `load` imports the surface's module (by a string literal, which `deno compile`
-   * embeds) and builds its routes; `onError` is the app's own, for routes the surface does not
-   * handle itself.
+   * `load` imports the surface's module (by a string literal, which `deno compile` embeds) and
+   * builds its routes; `onError` is the app's own, for routes the surface does not handle itself.
    */
   constructor(
     readonly name: string,
