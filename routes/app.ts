@@ -1,5 +1,5 @@
-import { Hono } from "hono";
-import type { Registry } from "prom-client";
+import { type ErrorHandler, Hono } from "hono";
+import { Gauge, type Registry } from "prom-client";
 import type { ApiKeyAuthenticator } from "../lib/api_keys.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
@@ -11,20 +11,17 @@ import type { WebhookDispatcher } from "../lib/webhooks/delivery/dispatcher.ts";
 import type { CustomerEmailSender } from "../lib/emails/sender.ts";
 import { createApi } from "./api/mod.ts";
 import { buildOpenApiDocument } from "./api/openapi_document.ts";
-import { createEmbeddedCheckoutPages } from "./checkout.tsx";
 import type { AppEnv } from "./env.ts";
 import { toApiError } from "./errors.ts";
 import { renderError } from "./html.tsx";
+import { LazySurface } from "./lazy_surface.ts";
 import { clientAddress } from "./middleware/client_address.ts";
 import { rateLimit } from "./middleware/rate_limit.ts";
 import { RequestDrain } from "./middleware/drain.ts";
 import { requestId } from "./middleware/request_id.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { createMetrics, createMetricsApp, createOps } from "./ops.ts";
-import { createPanel } from "./panel/mod.tsx";
-import { createPayPages } from "./pay.tsx";
 import { createProviderRoutes } from "./providers.ts";
-import { createSandboxInbox } from "./sandbox_inbox.ts";
 import { createStaticRoutes } from "./static.ts";
 
 /** What the app runs on; see `ServiceDeps`. */
@@ -88,22 +85,42 @@ export function createApp(deps: AppDeps): PaysteadApp {
   const api = createApi(services, authenticator);
   app.route("/", api);
   app.route("/", createStaticRoutes());
-  app.route("/", createEmbeddedCheckoutPages(services));
-  app.route("/", createPayPages(services));
-  app.route("/", createSandboxInbox(services));
+  const onError: ErrorHandler<AppEnv> = (error, c) =>
+    renderError(c, toApiError(error, log, c.get("requestId")));
+  // NOTE: the pages load at their first request (a string-literal import, which deno compile
+  // embeds): an API-only process then holds none of their views and catalogues (issue 34).
+  const lazy = <E extends AppEnv>(name: string, load: () => Promise<Hono<E>>) =>
+    new LazySurface(name, load, { onError, log });
+  const surfaces = [
+    lazy(
+      "checkout",
+      async () => (await import("./checkout.tsx")).createEmbeddedCheckoutPages(services),
+    ),
+    lazy("pay", async () => (await import("./pay.tsx")).createPayPages(services)),
+    lazy(
+      "sandbox_inbox",
+      async () => (await import("./sandbox_inbox.ts")).createSandboxInbox(services),
+    ),
+    lazy("panel", async () =>
+      (await import("./panel/mod.tsx")).createPanel({
+        services,
+        authenticator,
+        openApi: () => buildOpenApiDocument(api, services),
+      })),
+  ];
+  const [checkout, pay, sandboxInbox, panel] = surfaces;
+  app.all("/checkout/*", checkout.handler);
+  app.all("/pay/*", pay.handler);
+  app.all("/o/*", pay.handler);
+  app.all("/sandbox/webhook-inbox/*", sandboxInbox.handler);
   app.route("/", createProviderRoutes(services));
-  app.route(
-    "/",
-    createPanel({
-      services,
-      authenticator,
-      openApi: () => buildOpenApiDocument(api, services),
-    }),
-  );
+  app.all("/", panel.handler);
+  app.all("/panel/*", panel.handler);
+  registerSurfaceMetrics(metrics.registry, surfaces);
   app.notFound((c) =>
     renderError(c, new ApiError("route_not_found", `There is no ${c.req.method} ${c.req.path}.`))
   );
-  app.onError((error, c) => renderError(c, toApiError(error, log, c.get("requestId"))));
+  app.onError(onError);
   const metricsApp = createMetricsApp(metrics.printMetrics);
   return {
     app,
@@ -115,4 +132,20 @@ export function createApp(deps: AppDeps): PaysteadApp {
     metrics: metrics.registry,
     metricsApp,
   };
+}
+
+/** `paystead_surfaces_loaded{surface}`: 1 once a part of the app loaded at first use has loaded. */
+function registerSurfaceMetrics(
+  registry: Registry,
+  surfaces: { name: string; loaded: boolean }[],
+): void {
+  new Gauge({
+    name: "paystead_surfaces_loaded",
+    help: "1 once the part of the app (its pages) has been loaded by its first request, else 0.",
+    labelNames: ["surface"],
+    registers: [registry],
+    collect() {
+      for (const surface of surfaces) this.set({ surface: surface.name }, surface.loaded ? 1 : 0);
+    },
+  });
 }

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { ApiPrincipal } from "../lib/api_keys.ts";
 import type { OrgContext } from "../lib/context.ts";
 import type { RequestKey } from "../lib/idempotency.ts";
@@ -18,5 +19,12 @@ export interface AppEnv {
     jsonBody: unknown;
     /** A POST's Idempotency-Key, set by the idempotency middleware when the request has one. */
     requestKey: RequestKey | undefined;
+    /** The route pattern that answered, set when a part of the app loaded at first use did. */
+    route: string;
   };
+}
+
+/** The route pattern that answered the request, for the request log and metrics. */
+export function answeredRoute(c: Context<AppEnv>): string {
+  return c.get("route") ?? c.req.routePath;
 }

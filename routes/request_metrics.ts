@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { answeredRoute, type AppEnv } from "./env.ts";
 
 /** Latency buckets in seconds, fine-grained below 10 ms where the API should live. */
 const LATENCY_BUCKETS = [
@@ -39,17 +40,18 @@ export class RequestMetrics {
     this.#prefix = prefix;
   }
 
-  readonly middleware: MiddlewareHandler = async (c, next) => {
+  readonly middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
       const status = c.res.status;
-      const key = `${c.req.method} ${c.req.routePath} ${status}`;
+      const route = answeredRoute(c);
+      const key = `${c.req.method} ${route} ${status}`;
       let series = this.#series.get(key);
       if (!series) {
         series = {
-          labels: `method="${c.req.method}",route="${escape(c.req.routePath)}",` +
+          labels: `method="${c.req.method}",route="${escape(route)}",` +
             `status="${status}",ok="${status >= 200 && status < 300}"`,
           count: 0,
           sum: 0,

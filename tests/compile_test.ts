@@ -177,6 +177,19 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
   ]);
   assert.deepEqual(lazyImportsOf("/lib/offer_codes.ts"), ["qrcode"]);
   assert.deepEqual(lazyImportsOf("/db/client.ts"), ["./remote_store.ts"]);
+  assert.deepEqual(lazyImportsOf("/routes/app.ts"), [
+    "./checkout.tsx",
+    "./panel/mod.tsx",
+    "./pay.tsx",
+    "./sandbox_inbox.ts",
+  ]);
+  assert.deepEqual(lazyImportsOf("/lib/exports/xlsx.ts"), ["exceljs"]);
+  assert.deepEqual(lazyImportsOf("/lib/emails/mailer.ts"), ["nodemailer"]);
+  assert.deepEqual(lazyImportsOf("/lib/ops/offsite_store.ts"), [
+    "@aws-sdk/client-s3",
+    "@aws-sdk/lib-storage",
+  ]);
+  assert.deepEqual(lazyImportsOf("/lib/ops/encryption.ts"), ["age-encryption"]);
 });
 
 Deno.test("[compile] the binaries, deno task start and the test servers share the heap bounds", async () => {

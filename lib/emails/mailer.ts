@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type nodemailer from "nodemailer";
 import type { MailAddress, SmtpConfig } from "../config.ts";
 import type { Language } from "../i18n/mod.ts";
 
@@ -33,22 +33,36 @@ export const mailboxMailer: Mailer = {
 /** How long the server may take: to connect, to greet, and between any two of its answers. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
-/** Sends through an SMTP server with nodemailer, over a small pool of reused connections. */
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+
+/**
+ * Sends through an SMTP server with nodemailer, over a small pool of reused connections.
+ * nodemailer is imported at the first e-mail (a string literal, which `deno compile` embeds): a
+ * process that sends none does not hold it (about 10 MiB resident).
+ */
 export function smtpMailer(config: SmtpConfig): Mailer {
-  const transport = nodemailer.createTransport({
-    host: config.host,
-    port: config.port,
-    secure: config.secure,
-    requireTLS: config.requireTLS,
-    ...(config.auth && { auth: config.auth }),
-    pool: true,
-    maxConnections: 4,
-    ...SMTP_TIMEOUTS,
-  });
+  let transport: Promise<Transport> | null = null;
+  const open = () =>
+    transport ??= import("nodemailer").then(({ default: mailer }) =>
+      mailer.createTransport({
+        host: config.host,
+        port: config.port,
+        secure: config.secure,
+        requireTLS: config.requireTLS,
+        ...(config.auth && { auth: config.auth }),
+        pool: true,
+        maxConnections: 4,
+        ...SMTP_TIMEOUTS,
+      })
+    ).catch((error) => {
+      // A failed import fails this e-mail's attempt (retried as any other); the next tries again.
+      transport = null;
+      throw error;
+    });
   return {
     transport: "SMTP",
     async send(email) {
-      await transport.sendMail({
+      await (await open()).sendMail({
         from: email.from.name === null
           ? email.from.address
           : { name: email.from.name, address: email.from.address },
@@ -61,7 +75,7 @@ export function smtpMailer(config: SmtpConfig): Mailer {
         headers: { "Content-Language": email.language, "Auto-Submitted": "auto-generated" },
       });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close(), () => {}),
   };
 }
 

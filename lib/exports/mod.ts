@@ -51,15 +51,15 @@ function resolveRange(query: Range): { from: number; to: number } {
   return { from, to };
 }
 
-function writerFor<R extends { currency: string }>(
+async function writerFor<R extends { currency: string }>(
   format: Format,
   sheetName: string,
   columns: Column<R>[],
   sink: Sink,
-): SheetWriter<R> {
+): Promise<SheetWriter<R>> {
   return format === "csv"
     ? csvWriter(columns, sink)
-    : xlsxWriter(sheetName, columns, ORGANISATION_TIME_ZONE, sink);
+    : await xlsxWriter(sheetName, columns, ORGANISATION_TIME_ZONE, sink);
 }
 
 /**
@@ -69,7 +69,7 @@ function writerFor<R extends { currency: string }>(
  */
 function exportStream<R extends { id: number; created_at: number; currency: string }>(
   readPage: (cursor: ExportCursor | null, limit: number) => Promise<R[]>,
-  makeWriter: (sink: Sink) => SheetWriter<R>,
+  makeWriter: (sink: Sink) => Promise<SheetWriter<R>>,
 ): ReadableStream<Uint8Array> {
   let cursor: ExportCursor | null = null;
   let writer: SheetWriter<R>;
@@ -87,8 +87,8 @@ function exportStream<R extends { id: number; created_at: number; currency: stri
     controller.enqueue(chunk);
   };
   return new ReadableStream<Uint8Array>({
-    start() {
-      writer = makeWriter((chunk) => pending.push(chunk));
+    async start() {
+      writer = await makeWriter((chunk) => pending.push(chunk));
     },
     // NOTE: a pull must enqueue or close: a stream whose pull enqueued nothing is not pulled
     // again, and a writer may hold a page's bytes back (a workbook's compressor does).

@@ -1,4 +1,10 @@
-import { Decrypter, Encrypter } from "age-encryption";
+/**
+ * age, imported at the first file encrypted or decrypted (a string literal, which `deno compile`
+ * embeds): the server encrypts in its backup worker, so its own isolate never needs it.
+ */
+function age() {
+  return import("age-encryption");
+}
 
 /** The suffix of an encrypted backup: `age -d` decrypts it with the same passphrase. */
 export const ENCRYPTED_SUFFIX = ".age";
@@ -12,7 +18,7 @@ export class WrongPassphraseError extends Error {}
  * the server runs this in its backup worker.
  */
 export async function encryptFile(from: string, to: string, passphrase: string): Promise<number> {
-  const encrypter = new Encrypter();
+  const encrypter = new (await age()).Encrypter();
   encrypter.setPassphrase(passphrase);
   const source = await Deno.open(from, { read: true });
   const encrypted = await encrypter.encrypt(source.readable);
@@ -31,7 +37,7 @@ export async function decryptToFile(
   to: string,
   passphrase: string,
 ): Promise<void> {
-  const decrypter = new Decrypter();
+  const decrypter = new (await age()).Decrypter();
   decrypter.addPassphrase(passphrase);
   let plain: ReadableStream<Uint8Array>;
   try {
@@ -52,7 +58,7 @@ export async function passphraseOpens(
   source: ReadableStream<Uint8Array>,
   passphrase: string,
 ): Promise<boolean> {
-  const decrypter = new Decrypter();
+  const decrypter = new (await age()).Decrypter();
   decrypter.addPassphrase(passphrase);
   try {
     await (await decrypter.decrypt(source)).cancel();

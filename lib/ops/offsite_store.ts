@@ -1,12 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  type ListObjectsV2CommandOutput,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type { ListObjectsV2CommandOutput, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import type { S3Settings } from "../config.ts";
 
 /** One object of the store. */
@@ -36,8 +28,33 @@ interface StoreOptions {
   requestTimeoutMs?: number;
 }
 
-function client(settings: S3Settings, options: StoreOptions): S3Client {
-  return new S3Client({
+type Sdk = typeof import("@aws-sdk/client-s3");
+type Upload = typeof import("@aws-sdk/lib-storage").Upload;
+
+/** The loaded S3 package, for telling the store's errors apart; null until a store was used. */
+let sdk: Sdk | null = null;
+let loading: Promise<{ sdk: Sdk; Upload: Upload }> | null = null;
+
+/**
+ * The S3 client's packages, imported at the first call to a store (string literals, which
+ * `deno compile` embeds): about 20 MiB resident that a process without off-site backups should
+ * not hold. A failed import fails that call; the next one tries again.
+ */
+function loadSdk(): Promise<{ sdk: Sdk; Upload: Upload }> {
+  loading ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")])
+    .then(([client, storage]) => {
+      sdk = client;
+      return { sdk: client, Upload: storage.Upload };
+    })
+    .catch((error) => {
+      loading = null;
+      throw error;
+    });
+  return loading;
+}
+
+function client(s3: Sdk, settings: S3Settings, options: StoreOptions): S3Client {
+  return new s3.S3Client({
     region: settings.region,
     ...(settings.endpoint && { endpoint: settings.endpoint, forcePathStyle: true }),
     ...(settings.accessKeyId && settings.secretAccessKey && {
@@ -64,14 +81,24 @@ export function openOffsiteStore(
   bucket: string,
   options: StoreOptions = {},
 ): OffsiteStore {
-  const s3 = client(settings, options);
+  let s3: S3Client | null = null;
+  const open = async () => {
+    const loaded = await loadSdk();
+    s3 ??= client(loaded.sdk, settings, options);
+    return { s3, ...loaded };
+  };
   return {
     async list(prefix) {
       const found: StoredObject[] = [];
+      const { s3, sdk } = await open();
       let token: string | undefined;
       do {
         const page: ListObjectsV2CommandOutput = await s3.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+          new sdk.ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix,
+            ContinuationToken: token,
+          }),
         );
         for (const item of page.Contents ?? []) {
           if (item.Key === undefined) continue;
@@ -86,6 +113,7 @@ export function openOffsiteStore(
       return found;
     },
     async upload(key, path, signal) {
+      const { s3, Upload } = await open();
       const file = await Deno.open(path, { read: true });
       const upload = new Upload({
         client: s3,
@@ -114,24 +142,31 @@ export function openOffsiteStore(
       }
     },
     async download(key) {
-      const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const { s3, sdk } = await open();
+      const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
       if (!object.Body) throw new Error(`the store sent no body for ${key}`);
       return object.Body.transformToWebStream() as ReadableStream<Uint8Array>;
     },
     async remove(key) {
-      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      const { s3, sdk } = await open();
+      await s3.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
   };
 }
 
 /** The store's error code (`NoSuchBucket`, `AccessDenied`, ...), or null for a network failure. */
 export function storeErrorCode(error: unknown): string | null {
-  return error instanceof S3ServiceException ? error.name : null;
+  return isStoreError(error) ? error.name : null;
+}
+
+/** Only the S3 package throws its errors, so none is one before it was loaded. */
+function isStoreError(error: unknown): error is S3ServiceException {
+  return sdk !== null && error instanceof sdk.S3ServiceException;
 }
 
 /** Why a call failed, in words an operator can act on (never a credential). */
 export function describeStoreError(error: unknown): string {
-  if (error instanceof S3ServiceException) {
+  if (isStoreError(error)) {
     const status = error.$metadata.httpStatusCode;
     return `${error.name}${status ? ` (HTTP ${status})` : ""}: ${error.message}`;
   }

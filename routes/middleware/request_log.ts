@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "../../lib/log.ts";
-import type { AppEnv } from "../env.ts";
+import { answeredRoute, type AppEnv } from "../env.ts";
 
 /** Route parameters that are bearer secrets: whoever reads them can use them. */
 const SECRET_PARAMS = [":token"];
@@ -26,7 +26,7 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
-    const route = c.req.routePath;
+    const route = answeredRoute(c);
     log.info("request", {
       requestId: c.get("requestId"),
       method: c.req.method,
