@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { curlCommand } from "../lib/panel/curl.ts";
+import { curlCommand, shellVariable } from "../lib/panel/curl.ts";
 import type { panelQuickstart } from "../lib/i18n/en/panel_quickstart.ts";
 import CopyButton from "./CopyButton.tsx";
 
@@ -271,7 +271,7 @@ export default function QuickStart(props: QuickStartProps) {
 
   const keyExport = results.key?.secret
     ? `export PAYSTEAD_KEY=${results.key.secret}`
-    : `export PAYSTEAD_KEY=sk_sandbox_...   # ${w["panel.qs.noKeyYet"]}`;
+    : `# ${w["panel.qs.noKeyYet"]}`;
 
   return (
     <ol class="qs-steps">
@@ -338,7 +338,10 @@ export default function QuickStart(props: QuickStartProps) {
           id="qs-curl-offer"
           label="curl"
           words={w}
-          code={curlCommand(props.baseUrl, "POST", "/api/v1/qr", props.offerRequest)}
+          code={curlCommand(props.baseUrl, "POST", "/api/v1/qr", props.offerRequest, {
+            variable: "QR_ID",
+            field: "qrId",
+          })}
         />
         <div class="qs-grid">
           <Json label={w["panel.qs.requestBody"]} value={props.offerRequest} />
@@ -413,7 +416,9 @@ export default function QuickStart(props: QuickStartProps) {
           id="qs-curl-payment"
           label="curl"
           words={w}
-          code={curlCommand(props.baseUrl, "POST", "/api/v1/payments", { qrId: qrId ?? "qr_..." })}
+          code={curlCommand(props.baseUrl, "POST", "/api/v1/payments", {
+            qrId: qrId ?? shellVariable("QR_ID"),
+          })}
         />
         <div class="qs-grid">
           <Json label={w["panel.qs.requestBody"]} value={{ qrId: qrId ?? "qr_..." }} />
@@ -462,8 +467,9 @@ export default function QuickStart(props: QuickStartProps) {
           code={curlCommand(
             props.baseUrl,
             "POST",
-            `/api/v1/checkout-sessions/${qrId ?? "qr_..."}`,
+            `/api/v1/checkout-sessions/${qrId ?? shellVariable("QR_ID")}`,
             props.checkoutRequest,
+            { variable: "SESSION_ID", field: "sessionId" },
           )}
         />
         <div class="qs-grid">
@@ -510,7 +516,7 @@ export default function QuickStart(props: QuickStartProps) {
           code={curlCommand(
             props.baseUrl,
             "POST",
-            `/api/v1/checkout-sessions/${sessionId ?? "cs_..."}/complete`,
+            `/api/v1/checkout-sessions/${sessionId ?? shellVariable("SESSION_ID")}/complete`,
             { code: props.code },
           )}
         />
