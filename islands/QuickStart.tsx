@@ -32,6 +32,8 @@ export interface QuickStartProps {
   offerRequest: Record<string, unknown>;
   /** Step 5's request body: its embedLink's origin goes on the allowlist when the step runs. */
   checkoutRequest: { embedLink: string };
+  /** The allowlist a terminal PUTs before step 5's curl; null when its origin is on it. */
+  allowlistRequest: { allowedOrigins: string[] } | null;
   code: string;
   words: QuickStartWords;
   samples: {
@@ -464,13 +466,26 @@ export default function QuickStart(props: QuickStartProps) {
           id="qs-curl-checkout"
           label="curl"
           words={w}
-          code={curlCommand(
-            props.baseUrl,
-            "POST",
-            `/api/v1/checkout-sessions/${qrId ?? shellVariable("QR_ID")}`,
-            props.checkoutRequest,
-            { variable: "SESSION_ID", field: "sessionId" },
-          )}
+          code={[
+            // Running the step puts the origin there; a terminal does it first, keeping the rest.
+            ...(props.allowlistRequest && !results.checkout
+              ? [
+                curlCommand(
+                  props.baseUrl,
+                  "PUT",
+                  "/api/v1/checkout-settings",
+                  props.allowlistRequest,
+                ),
+              ]
+              : []),
+            curlCommand(
+              props.baseUrl,
+              "POST",
+              `/api/v1/checkout-sessions/${qrId ?? shellVariable("QR_ID")}`,
+              props.checkoutRequest,
+              { variable: "SESSION_ID", field: "sessionId" },
+            ),
+          ].join("\n")}
         />
         <div class="qs-grid">
           <Json label={w["panel.qs.requestBody"]} value={props.checkoutRequest} />

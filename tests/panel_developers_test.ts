@@ -590,6 +590,11 @@ Deno.test("[panel quick start] step 5's curl is the request it runs, embedded on
     assert.equal(
       textOf(page, "qs-curl-checkout"),
       [
+        // The allowlist is empty: a terminal puts the preview's origin there first.
+        `curl -X PUT ${publicUrl}/api/v1/checkout-settings \\`,
+        '  -H "Authorization: Bearer $PAYSTEAD_KEY" \\',
+        '  -H "Content-Type: application/json" \\',
+        `  -d '{"allowedOrigins":["${origin}"]}'`,
         `SESSION_ID=$(curl -s "${publicUrl}/api/v1/checkout-sessions/$QR_ID" \\`,
         '  -H "Authorization: Bearer $PAYSTEAD_KEY" \\',
         '  -H "Content-Type: application/json" \\',

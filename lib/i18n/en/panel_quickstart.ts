@@ -44,7 +44,7 @@ export const panelQuickstart = {
   "panel.qs.payment.open": "Open the hosted payment page",
   "panel.qs.checkout.title": "Embed a checkout session",
   "panel.qs.checkout.text":
-    "For checkout inside your own page: your server creates a session and your page loads its [embedUrl] with [embedJs]. [embedLink] must be on an origin of your [allowlist]. Here it is the panel's preview page, so you can see the session embedded: running this step puts [origin] on your allowlist, and the curl works as shown. Your shop's own origin goes there later.",
+    "For checkout inside your own page: your server creates a session and your page loads its [embedUrl] with [embedJs]. [embedLink] must be on an origin of your [allowlist]. Here it is the panel's preview page, so you can see the session embedded: running this step puts [origin] on your allowlist (in a terminal, the PUT above the session's curl does), and the curl works as shown. Your shop's own origin goes there later.",
   "panel.qs.checkout.allowlist": "allowlist",
   "panel.qs.checkout.ref": "API reference: create a checkout session",
   "panel.qs.checkout.see": "See it embedded",

@@ -47,7 +47,7 @@ export const panelQuickstart: { readonly [K in keyof typeof english]: string } =
   "panel.qs.payment.open": "Otwórz stronę płatności",
   "panel.qs.checkout.title": "Osadź sesję checkoutu",
   "panel.qs.checkout.text":
-    "Checkout na Twojej stronie: Twój serwer tworzy sesję, a strona ładuje jej [embedUrl] za pomocą [embedJs]. [embedLink] musi mieć origin z Twojej [allowlist]. Tutaj jest to strona podglądu w panelu, więc zobaczysz osadzoną sesję: ten krok dodaje [origin] do listy, a curl działa tak, jak pokazano. Origin Twojego sklepu dodasz tam później.",
+    "Checkout na Twojej stronie: Twój serwer tworzy sesję, a strona ładuje jej [embedUrl] za pomocą [embedJs]. [embedLink] musi mieć origin z Twojej [allowlist]. Tutaj jest to strona podglądu w panelu, więc zobaczysz osadzoną sesję: ten krok dodaje [origin] do listy (w terminalu robi to PUT nad curlem sesji), a curl działa tak, jak pokazano. Origin Twojego sklepu dodasz tam później.",
   "panel.qs.checkout.allowlist": "listy dozwolonych stron",
   "panel.qs.checkout.ref": "Dokumentacja API: utworzenie sesji checkoutu",
   "panel.qs.checkout.see": "Zobacz osadzoną sesję",
