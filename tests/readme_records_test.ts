@@ -6,15 +6,7 @@ import type { EnvironmentSchema } from "../db/schema.ts";
 import { dayOf, ORGANISATION_TIME_ZONE } from "../lib/time_zone.ts";
 import { demoApiKey, startPaystead } from "./support/processes.ts";
 import { payuStatement } from "./support/payu_statement.ts";
-
-/** The shell block of the README's section `title`, exactly as a reader copies it. */
-async function readmeBlock(title: string): Promise<string> {
-  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
-  const section = readme.slice(readme.indexOf(`## ${title}\n`));
-  const match = /```sh\n([\s\S]*?)```/.exec(section);
-  assert.ok(match, `no sh block in '${title}'`);
-  return match[1];
-}
+import { bash, readmeBlock } from "./support/readme.ts";
 
 Deno.test("[readme] 'Records for the accountant' runs as shown against a server", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-readme-records-" });
@@ -72,15 +64,13 @@ Deno.test("[readme] 'Records for the accountant' runs as shown against a server"
       ]),
     );
 
-    const run = await new Deno.Command("bash", {
-      args: ["-euo", "pipefail", "-c", await readmeBlock("Records for the accountant")],
+    const run = await bash(readmeBlock("Records for the accountant"), {
       cwd: workDir,
       env: { KEY: key, API: server.url },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.ok(run.success, new TextDecoder().decode(run.stderr));
-    const reconciliation = JSON.parse(new TextDecoder().decode(run.stdout));
+      strict: true,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const reconciliation = JSON.parse(run.stdout);
     assert.equal(reconciliation.from, day);
     assert.equal(reconciliation.matched, 2);
     assert.deepEqual(reconciliation.fees, [{ amount: 62, currency: "PLN" }]);

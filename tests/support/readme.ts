@@ -51,6 +51,8 @@ export interface BashResult {
 export interface BashOptions {
   cwd?: string;
   env?: Record<string, string>;
+  /** `bash -euo pipefail -c`: the first failing command fails the whole. */
+  strict?: boolean;
 }
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -58,7 +60,7 @@ const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 /** Runs `script` through `bash -c`, as a reader who pastes it would, to completion. */
 export async function bash(script: string, options: BashOptions = {}): Promise<BashResult> {
   const output = await new Deno.Command("bash", {
-    args: ["-c", script],
+    args: [...(options.strict ? ["-euo", "pipefail"] : []), "-c", script],
     cwd: options.cwd ?? root,
     env: options.env,
     stdin: "null",
