@@ -92,8 +92,6 @@ async function ran(context: Context, text: string, env: Record<string, string> =
 // this suite, so it is the one `.ci/run` runs.
 async function twoCommands(text: string, context: Context) {
   const [start, test] = text.trimEnd().split("\n");
-  const ci = (await Deno.readTextFile(`${root}.ci/run`)).trimEnd().split("\n").at(-1);
-  assert.equal(ci, `exec ${test.replace(/\s+#.*$/, "")}`, ".ci/run runs the README's test command");
 
   // The comment names port 8787: there when it is free, else the same command on PORT.
   const port = portIsFree(8787) ? 8787 : freePort();
@@ -112,6 +110,8 @@ async function twoCommands(text: string, context: Context) {
   } finally {
     await server.stop();
   }
+  const ci = (await Deno.readTextFile(`${root}.ci/run`)).trimEnd().split("\n").at(-1);
+  assert.equal(ci, `exec ${test.replace(/\s+#.*$/, "")}`, ".ci/run runs the README's test command");
 }
 
 async function paymentInThreeCalls(text: string, context: Context) {
