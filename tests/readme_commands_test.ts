@@ -26,6 +26,7 @@ import {
   readmeShellBlocks,
   ShellSession,
 } from "./support/readme.ts";
+import { payuStatement } from "./support/payu_statement.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 
@@ -406,6 +407,11 @@ Deno.test("[readme] the README's shell blocks, pasted in order, work against a r
     } finally {
       await panelShell.close();
     }
+    await t.step("panel: every curl of the API reference, with its ids set", async () => {
+      const page = await owner("GET", "/panel/reference");
+      assert.equal(page.status, 200);
+      await referenceCommands(shownCommands(page.html), context);
+    });
     await t.step("panel: a new key's 'Try it' runs as shown", async () => {
       const created = await owner("POST", "/panel/developers/api-keys", { name: "Try it" });
       assert.equal(created.status, 201);
@@ -506,4 +512,209 @@ async function quickStartCommands(
   const [events] = await run(watch);
   const [event] = events.data as { type: string; data: { sessionId: string } }[];
   assert.deepEqual([event.type, event.data.sessionId], ["checkout.session.completed", sessionId]);
+}
+
+/**
+ * What a reference curl answers as shown: JSON with these fields (`$NAME` is that id), the error
+ * code its example body gets, or text.
+ */
+type Answer = { fields: Record<string, unknown> } | { error: string } | { text: RegExp };
+
+/** The ids the reference's curls read, each naming a real object of the demo organisation. */
+const ID_NAMES = [
+  "QR_ID",
+  "PAYMENT_ID",
+  "SESSION_ID",
+  "REFUND_ID",
+  "SUBSCRIPTION_ID",
+  "EVENT_ID",
+  "ENDPOINT_ID",
+] as const;
+type Ids = Record<(typeof ID_NAMES)[number], string>;
+
+/**
+ * Each operation of the API reference and what its curl answers, run as shown with the ids set;
+ * `fresh` names the id a call uses up (cancels, completes, deletes), made new for it. An example
+ * body the OpenAPI document cannot make valid (a required field without an example) gets the
+ * operation's own 400, named here, so a change either way shows.
+ */
+const REFERENCE: Record<
+  string,
+  { answer: Answer; fresh?: "PAYMENT_ID" | "SESSION_ID" | "ENDPOINT_ID" | "PAID" }
+> = {
+  listReconciliations: { answer: { fields: { hasMore: false } } },
+  createReconciliation: {
+    answer: { fields: { matched: 0, fees: [{ amount: 62, currency: "PLN" }] } },
+  },
+  exportPayments: { answer: { text: /^\uFEFF?\S*paymentId/ } },
+  exportRefunds: { answer: { text: /^\uFEFF?\S*refundId/ } },
+  listOffers: { answer: { fields: { hasMore: false } } },
+  createOffer: { answer: { fields: { name: "Monthly coffee box", amount: 4999 } } },
+  getOffer: { answer: { fields: { qrId: "$QR_ID", name: "Kawa" } } },
+  updateOffer: { answer: { fields: { qrId: "$QR_ID", name: "Kawa" } } },
+  getOfferQrCode: { answer: { text: /<svg / } },
+  listPayments: { answer: { fields: { hasMore: false } } },
+  createPayment: { answer: { error: "parameter_missing" } },
+  getPayment: { answer: { fields: { paymentId: "$PAYMENT_ID", status: "PENDING" } } },
+  cancelPayment: { answer: { fields: { status: "CANCELED" } }, fresh: "PAYMENT_ID" },
+  completePayment: { answer: { fields: { status: "SUCCEEDED" } }, fresh: "PAYMENT_ID" },
+  createPaymentAlias: { answer: { error: "parameter_missing" } },
+  listEvents: { answer: { fields: { hasMore: true } } },
+  streamEvents: { answer: { text: /^retry: 2000\n: connected$/m } },
+  getEvent: { answer: { fields: { id: "$EVENT_ID", type: "payment.created" } } },
+  listPaymentRefunds: { answer: { fields: { hasMore: false } }, fresh: "PAID" },
+  createRefund: { answer: { fields: { amount: 1250, status: "PENDING" } }, fresh: "PAID" },
+  getRefund: { answer: { fields: { refundId: "$REFUND_ID" } } },
+  listSubscriptions: { answer: { fields: { hasMore: false } } },
+  getSubscription: { answer: { fields: { subscriptionId: "$SUBSCRIPTION_ID" } } },
+  cancelSubscription: { answer: { fields: { subscriptionId: "$SUBSCRIPTION_ID" } } },
+  getSandboxClock: { answer: { fields: {} } },
+  // The README's block advanced the clock 30 days before: the answer counts every day.
+  advanceSandboxClock: { answer: { fields: { advancedDays: 60 } } },
+  listSandboxEmails: { answer: { fields: { hasMore: false } } },
+  getCheckoutSession: {
+    answer: { fields: { sessionId: "$SESSION_ID", status: "OPEN" } },
+    fresh: "SESSION_ID",
+  },
+  createCheckoutSession: { answer: { fields: { qrId: "$QR_ID", status: "OPEN" } } },
+  expireCheckoutSession: { answer: { fields: { status: "EXPIRED" } }, fresh: "SESSION_ID" },
+  completeCheckoutSession: { answer: { fields: { status: "COMPLETED" } }, fresh: "SESSION_ID" },
+  getCheckoutSettings: { answer: { fields: {} } },
+  putCheckoutSettings: { answer: { fields: { allowedOrigins: ["https://shop.example"] } } },
+  getBusinessDetails: { answer: { error: "resource_not_found" } },
+  putBusinessDetails: { answer: { error: "parameter_missing" } },
+  listEventDeliveries: { answer: { fields: { hasMore: false } } },
+  resendEvent: { answer: { fields: {} } },
+  listWebhookEndpoints: { answer: { fields: { hasMore: false } } },
+  createWebhookEndpoint: { answer: { fields: { url: "https://shop.example/webhooks/paystead" } } },
+  getWebhookEndpoint: { answer: { fields: { id: "$ENDPOINT_ID" } } },
+  updateWebhookEndpoint: { answer: { fields: { id: "$ENDPOINT_ID" } } },
+  deleteWebhookEndpoint: { answer: { fields: {} }, fresh: "ENDPOINT_ID" },
+  rotateWebhookEndpointSecret: { answer: { fields: {} } },
+  recoverWebhookEvents: { answer: { fields: {} } },
+  revealWebhookEndpointSecret: { answer: { fields: {} } },
+  sendTestWebhook: { answer: { fields: { endpointId: "$ENDPOINT_ID", trigger: "TEST" } } },
+  listWebhookEndpointRecords: { answer: { fields: { hasMore: false } } },
+};
+
+/** Runs the reference's curls as shown, each with the ids it reads set to real objects. */
+async function referenceCommands(
+  commands: { id: string | null; text: string }[],
+  context: Context,
+) {
+  const post = async (path: string, body: unknown, method = "POST") => {
+    const response = await api(context, path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    assert.ok(response.status < 300, `${path}: ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+  // The example embedLink's origin, beside the README's.
+  await post("/api/v1/checkout-settings", {
+    allowedOrigins: ["http://localhost:3000", "https://shop.example"],
+  }, "PUT");
+  const offer = await post("/api/v1/qr", { name: "Kawa", amount: 1250, currency: "PLN" });
+  const payment = async () => (await post("/api/v1/payments", { qrId: offer.qrId })).paymentId;
+  const paidPayment = async () => {
+    const id = await payment();
+    await post(`/api/v1/payments/${id}/complete`, { code: "777123" });
+    return id;
+  };
+  const session = async () =>
+    (await post(`/api/v1/checkout-sessions/${offer.qrId}`, {
+      embedLink: "http://localhost:3000/shop",
+    })).sessionId;
+  const endpoint = async () =>
+    (await post("/api/v1/webhook-endpoints", { url: "http://localhost:3000/hooks" })).id;
+  const monthly = await post("/api/v1/qr", {
+    name: "Kawa co miesiąc",
+    amount: 3000,
+    currency: "PLN",
+    recurring: { interval: "MONTH" },
+  });
+  const subscribed = (await post("/payments", { qrId: monthly.qrId })).paymentId;
+  await post(`/api/v1/payments/${subscribed}/complete`, { code: "777123" });
+  const refunded = await paidPayment();
+  // createReconciliation's curl sends request.csv: a PayU statement with a commission only.
+  const folder = await Deno.makeTempDir({ prefix: "paystead-reference-" });
+  await Deno.writeTextFile(
+    `${folder}/request.csv`,
+    payuStatement([{ date: "2026-11-21", amount: "-0,62", type: "Prowizja" }]),
+  );
+  const ids: Ids = {
+    QR_ID: offer.qrId,
+    PAYMENT_ID: await payment(),
+    SESSION_ID: await session(),
+    REFUND_ID: (await post(`/api/v1/payments/${refunded}/refunds`, { amount: 500 })).refundId,
+    SUBSCRIPTION_ID: (await api(context, "/api/v1/subscriptions")).body.data[0].subscriptionId,
+    EVENT_ID: (await api(context, "/api/v1/events?type=payment.created&limit=1")).body.data[0].id,
+    ENDPOINT_ID: await endpoint(),
+  };
+  const make = {
+    PAYMENT_ID: payment,
+    SESSION_ID: session,
+    ENDPOINT_ID: endpoint,
+    PAID: paidPayment,
+  };
+
+  const shown = commands.map((command) => command.id?.replace(/^curl-/, ""));
+  assert.deepEqual(shown.toSorted(), Object.keys(REFERENCE).toSorted(), "an answer per operation");
+  // Every operation is run before any is judged, so one run names every curl that went wrong.
+  const wrong: string[] = [];
+  for (const command of commands) {
+    const operation = command.id!.replace(/^curl-/, "");
+    const { answer, fresh } = REFERENCE[operation];
+    const env: Record<string, string> = {
+      ...ids,
+      PAYSTEAD_KEY: context.key,
+      REQUEST_DIR: folder,
+    };
+    if (fresh) env[fresh === "PAID" ? "PAYMENT_ID" : fresh] = await make[fresh]();
+    const stdout = await runShown(operation, command.text, env);
+    const problem = judge(answer, stdout, env);
+    if (problem) wrong.push(`${operation}: ${problem}`);
+  }
+  await Deno.remove(folder, { recursive: true });
+  assert.deepEqual(wrong, []);
+}
+
+async function runShown(operation: string, text: string, env: Record<string, string>) {
+  if (operation !== "streamEvents") {
+    const result = await bash(text, { env, cwd: env.REQUEST_DIR });
+    return result.code === 0 ? result.stdout : `exit ${result.code}: ${result.stderr}`;
+  }
+  // A stream does not end: it runs until it has said something, then stops.
+  const session = await ShellSession.open(root, env);
+  const stream = session.start(text);
+  try {
+    await stream.waitFor(/^: connected$/m, 20_000);
+  } finally {
+    await stream.stop();
+    await session.close();
+  }
+  return stream.stdout();
+}
+
+/** Why `stdout` is not `answer`, or null when it is. */
+function judge(answer: Answer, stdout: string, env: Record<string, string>): string | null {
+  if ("text" in answer) return answer.text.test(stdout) ? null : stdout.slice(0, 300);
+  let body;
+  try {
+    body = JSON.parse(stdout || "{}");
+  } catch {
+    return stdout.slice(0, 300);
+  }
+  if ("error" in answer) return body.error?.code === answer.error ? null : stdout.slice(0, 300);
+  if (body.error) return stdout.slice(0, 300);
+  for (const [field, value] of Object.entries(answer.fields)) {
+    const expected = typeof value === "string" && value.startsWith("$")
+      ? env[value.slice(1)]
+      : value;
+    if (JSON.stringify(body[field]) !== JSON.stringify(expected)) {
+      return `${field} is ${JSON.stringify(body[field])}: ${stdout.slice(0, 300)}`;
+    }
+  }
+  return null;
 }

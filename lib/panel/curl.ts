@@ -31,6 +31,20 @@ function shellWord(parts: string[]): string {
   return `"${quoted.join("")}"`;
 }
 
+/**
+ * The `curl` that POSTs a file as the request body (`--data-binary @file`), for an operation
+ * whose body is not JSON (a CSV statement): the file is named by its type, `request.csv`.
+ */
+export function curlUploadCommand(baseUrl: string, path: string, contentType: string): string {
+  const file = `request.${contentType.split("/")[1].replace(/\W.*$/, "")}`;
+  return [
+    `curl ${baseUrl}${path}`,
+    `  -H "Authorization: Bearer $PAYSTEAD_KEY"`,
+    `  -H "Content-Type: ${contentType}"`,
+    `  --data-binary @${file}`,
+  ].join(" \\\n");
+}
+
 /** How a command keeps a field of its JSON answer in a shell variable, for later commands. */
 export interface Capture {
   variable: string;

@@ -96,6 +96,8 @@ export -n BASH_ENV PAYSTEAD_SESSION_STATE PAYSTEAD_SESSION_SAVE
 export interface BackgroundRun {
   /** Everything it printed so far, stdout and stderr together, in order of arrival. */
   output(): string;
+  /** What it printed on stdout alone. */
+  stdout(): string;
   /** Waits until its output matches `pattern`, or throws after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Sends SIGTERM to its process group and waits for it to end. */
@@ -160,8 +162,12 @@ export class ShellSession {
       stderr: "piped",
     }).spawn();
     let printed = "";
+    let stdout = "";
     const readers = Promise.all([child.stdout, child.stderr].map(async (stream) => {
-      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) printed += chunk;
+      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+        printed += chunk;
+        if (stream === child.stdout) stdout += chunk;
+      }
     }));
     let exited = false;
     const status = child.status.then((status) => {
@@ -170,6 +176,7 @@ export class ShellSession {
     });
     return {
       output: () => printed,
+      stdout: () => stdout,
       async waitFor(pattern, timeoutMs = 30_000) {
         const deadline = Date.now() + timeoutMs;
         while (Date.now() < deadline) {
