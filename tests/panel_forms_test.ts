@@ -128,6 +128,9 @@ Deno.test("[panel reference] the OpenAPI document becomes operations, fields and
     ],
   );
   assert.deepEqual(operation.exampleBody, { name: "cup" });
+  // The curl reads the path's id from a shell variable named after what it names.
+  assert.equal(operation.curlPath, `/things/${shellVariable("THING_ID")}`);
+  assert.equal(operation.uploadType, null);
   assert.deepEqual(operation.responses, [
     { status: "201", description: "Made.", schema: "Thing", contentType: "application/json" },
   ]);

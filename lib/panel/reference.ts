@@ -185,7 +185,7 @@ class Resolver {
     const value: Json = {};
     for (const [name, raw] of Object.entries(properties)) {
       if (!required.has(name)) continue;
-      const example = this.example(asObject(raw), depth + 1);
+      const example = this.example(asObject(raw), depth + 1) ?? idVariable(name);
       if (example !== undefined) value[name] = example;
     }
     return value;
@@ -212,6 +212,15 @@ const ID_VARIABLES: Record<string, string> = {
   evt: "EVENT_ID",
   we: "ENDPOINT_ID",
 };
+
+/**
+ * A required id field without an example (`qrId`) as the shell variable the curls use for that id
+ * (`$QR_ID`), so the example request names a real object instead of leaving the field out.
+ */
+function idVariable(field: string): string | undefined {
+  const variable = field.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+  return Object.values(ID_VARIABLES).includes(variable) ? shellVariable(variable) : undefined;
+}
 
 function pathVariable(path: string, name: string, example: unknown): string {
   const prefix = typeof example === "string" ? /^([a-z]+)_/.exec(example)?.[1] : undefined;
