@@ -355,6 +355,27 @@ async function signedInOwner(server: ChildServer) {
   return request;
 }
 
+/** The files that render a command in the panel, and the step below that runs it as served. */
+const PANEL_COMMANDS: Record<string, string> = {
+  "islands/QuickStart.tsx": "panel: the Quick Start's curls, pasted in order",
+  "routes/panel/api_keys/pages.tsx": "panel: a new key's 'Try it' runs as shown",
+  "routes/panel/reference/operation.tsx":
+    "panel: every curl of the API reference, with its ids set",
+  "routes/panel/developers/pages.tsx":
+    "panel: the set-plan commands run as shown in the installation",
+  "routes/panel/team/plan_card.tsx":
+    "panel: the set-plan commands run as shown in the installation",
+};
+
+/** Every file under `dir` (a folder of the repository), by its path from the root. */
+async function* filesUnder(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(`${root}${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* filesUnder(path);
+    else if (/\.tsx?$/.test(entry.name)) yield path;
+  }
+}
+
 Deno.test("[readme] every shell block of the README is run as written by a test", async () => {
   const keys = keyedBlocks().map((block) => block.key);
   const covered = [...Object.keys(RUN_HERE), ...Object.keys(RUN_ELSEWHERE)];
@@ -364,6 +385,21 @@ Deno.test("[readme] every shell block of the README is run as written by a test"
     const { section, index } = keyedBlocks().find((block) => block.key === key)!;
     const call = `readmeBlock(${JSON.stringify(section)}${index ? `, ${index}` : ""})`;
     assert.ok((await Deno.readTextFile(`${root}${file}`)).includes(call), `${file} runs ${call}`);
+  }
+});
+
+Deno.test("[readme] every panel file that renders a command has a step that runs it", async () => {
+  const rendering: string[] = [];
+  for (const dir of ["routes", "components", "islands"]) {
+    for await (const file of filesUnder(dir)) {
+      const source = await Deno.readTextFile(`${root}${file}`);
+      if (/curl(Upload)?Command\(|<code>\s*deno task /.test(source)) rendering.push(file);
+    }
+  }
+  assert.deepEqual(rendering.toSorted(), Object.keys(PANEL_COMMANDS).toSorted());
+  const steps = await Deno.readTextFile(new URL(import.meta.url));
+  for (const step of new Set(Object.values(PANEL_COMMANDS))) {
+    assert.ok(steps.includes(`t.step(${JSON.stringify(step)}`), step);
   }
 });
 
