@@ -50,13 +50,13 @@ const RUN_ELSEWHERE: Record<string, string> = {
 /** What the README's blocks share, in order: one terminal, its server, what keeps running. */
 interface Context {
   session: ShellSession;
-  server: ChildServer;
   api: string;
   key: string;
-  /** Blocks still running in the background (listen, the fake PayU), by key. */
+  /** Blocks still running in the background for a later block (listen, the fake PayU). */
   running: Map<string, BackgroundRun>;
-  /** What a block left for a later one (the receiver on port 3000, a block's text). */
+  /** The receiver on the README's localhost:3000, when that port was free. */
   receiver: { requests: { headers: Headers; body: string }[]; close(): Promise<void> } | null;
+  /** The text of a block a later one checks the output of (listen's). */
   texts: Map<string, string>;
 }
 
@@ -411,7 +411,6 @@ Deno.test("[readme] the README's shell blocks, pasted in order, work against a r
   const session = await ShellSession.open(cwd, { METRICS_LISTEN: "off" });
   const context: Context = {
     session,
-    server,
     api: server.url,
     key: await demoApiKey(server),
     running: new Map(),
@@ -466,7 +465,10 @@ Deno.test("[readme] the README's shell blocks, pasted in order, work against a r
         "deno task cli org set-plan --slug demo --plan ENTERPRISE",
       ]);
       const kept = await bash(team[0].text, { env });
-      assert.equal(kept.code, 0, kept.stderr);
+      assert.deepEqual([kept.code, kept.stdout], [
+        0,
+        "Organisation 'demo' is now on plan ENTERPRISE.\n",
+      ]);
 
       // On FREE, Developers offers the upgrade: its command opens Developers again.
       assert.equal(
@@ -480,7 +482,10 @@ Deno.test("[readme] the README's shell blocks, pasted in order, work against a r
         "deno task cli org set-plan --slug demo --plan BASIC",
       ]);
       const upgraded = await bash(commands[0].text, { env });
-      assert.equal(upgraded.code, 0, upgraded.stderr);
+      assert.deepEqual([upgraded.code, upgraded.stdout], [
+        0,
+        "Organisation 'demo' is now on plan BASIC.\n",
+      ]);
       assert.equal((await owner("GET", "/panel/developers")).status, 200);
       assert.deepEqual(shownCommands((await owner("GET", "/panel/team")).html).map((c) => c.text), [
         "deno task cli org set-plan --slug demo --plan PRO",
