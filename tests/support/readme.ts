@@ -270,6 +270,21 @@ export function assertPrintedAsShown(text: string, output: string): void {
   }
 }
 
+/** A Paystead API and the key to call it with. */
+export interface ApiTarget {
+  api: string;
+  key: string;
+}
+
+/** Calls the API with the target's key; the status and the JSON answer. */
+export async function apiCall(target: ApiTarget, path: string, init: RequestInit = {}) {
+  const response = await fetch(`${target.api}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${target.key}`, ...init.headers },
+  });
+  return { status: response.status, body: await response.json() };
+}
+
 /** What `deno task cli` needs to run from a copy of the repository. */
 const SOURCES = [
   "lib",
