@@ -67,9 +67,10 @@ function banner(config: Config, demo: DemoCredentials | null): string {
       `  Password:  ${demo.oneTimePassword}   (one-time; choose your own at first sign-in)`,
       `  API key:   ${demo.apiKey}`,
       "",
-      "Try it:",
-      `  curl -X POST ${url}/api/v1/qr -H "Authorization: Bearer ${demo.apiKey}" \\`,
-      `    -H "Content-Type: application/json" -d '{"name":"Coffee","amount":1250,"currency":"PLN"}'`,
+      // The README's commands read API and KEY: this line, pasted, makes them work as shown.
+      "Try it: paste this line, then the README's commands (they need curl and jq):",
+      `  export API=${url} KEY=${demo.apiKey}`,
+      `  curl -s "$API/api/v1/qr" -H "Authorization: Bearer $KEY"`,
     );
   }
   return lines.join("\n");

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { curlCommand } from "../lib/panel/curl.ts";
+import { curlCommand, shellVariable } from "../lib/panel/curl.ts";
 import type { panelQuickstart } from "../lib/i18n/en/panel_quickstart.ts";
 import CopyButton from "./CopyButton.tsx";
 
@@ -32,6 +32,8 @@ export interface QuickStartProps {
   offerRequest: Record<string, unknown>;
   /** Step 5's request body: its embedLink's origin goes on the allowlist when the step runs. */
   checkoutRequest: { embedLink: string };
+  /** The allowlist a terminal PUTs before step 5's curl; null when its origin is on it. */
+  allowlistRequest: { allowedOrigins: string[] } | null;
   code: string;
   words: QuickStartWords;
   samples: {
@@ -271,7 +273,7 @@ export default function QuickStart(props: QuickStartProps) {
 
   const keyExport = results.key?.secret
     ? `export PAYSTEAD_KEY=${results.key.secret}`
-    : `export PAYSTEAD_KEY=sk_sandbox_...   # ${w["panel.qs.noKeyYet"]}`;
+    : `# ${w["panel.qs.noKeyYet"]}`;
 
   return (
     <ol class="qs-steps">
@@ -338,7 +340,10 @@ export default function QuickStart(props: QuickStartProps) {
           id="qs-curl-offer"
           label="curl"
           words={w}
-          code={curlCommand(props.baseUrl, "POST", "/api/v1/qr", props.offerRequest)}
+          code={curlCommand(props.baseUrl, "POST", "/api/v1/qr", props.offerRequest, {
+            variable: "QR_ID",
+            field: "qrId",
+          })}
         />
         <div class="qs-grid">
           <Json label={w["panel.qs.requestBody"]} value={props.offerRequest} />
@@ -413,7 +418,9 @@ export default function QuickStart(props: QuickStartProps) {
           id="qs-curl-payment"
           label="curl"
           words={w}
-          code={curlCommand(props.baseUrl, "POST", "/api/v1/payments", { qrId: qrId ?? "qr_..." })}
+          code={curlCommand(props.baseUrl, "POST", "/api/v1/payments", {
+            qrId: qrId ?? shellVariable("QR_ID"),
+          })}
         />
         <div class="qs-grid">
           <Json label={w["panel.qs.requestBody"]} value={{ qrId: qrId ?? "qr_..." }} />
@@ -459,12 +466,26 @@ export default function QuickStart(props: QuickStartProps) {
           id="qs-curl-checkout"
           label="curl"
           words={w}
-          code={curlCommand(
-            props.baseUrl,
-            "POST",
-            `/api/v1/checkout-sessions/${qrId ?? "qr_..."}`,
-            props.checkoutRequest,
-          )}
+          code={[
+            // Running the step puts the origin there; a terminal does it first, keeping the rest.
+            ...(props.allowlistRequest && !results.checkout
+              ? [
+                curlCommand(
+                  props.baseUrl,
+                  "PUT",
+                  "/api/v1/checkout-settings",
+                  props.allowlistRequest,
+                ),
+              ]
+              : []),
+            curlCommand(
+              props.baseUrl,
+              "POST",
+              `/api/v1/checkout-sessions/${qrId ?? shellVariable("QR_ID")}`,
+              props.checkoutRequest,
+              { variable: "SESSION_ID", field: "sessionId" },
+            ),
+          ].join("\n")}
         />
         <div class="qs-grid">
           <Json label={w["panel.qs.requestBody"]} value={props.checkoutRequest} />
@@ -510,7 +531,7 @@ export default function QuickStart(props: QuickStartProps) {
           code={curlCommand(
             props.baseUrl,
             "POST",
-            `/api/v1/checkout-sessions/${sessionId ?? "cs_..."}/complete`,
+            `/api/v1/checkout-sessions/${sessionId ?? shellVariable("SESSION_ID")}/complete`,
             { code: props.code },
           )}
         />

@@ -30,22 +30,26 @@ export const TaxId = z.string().max(20).transform((value, context) => {
 
 const Text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
 
-/** The body of `PUT /api/v1/business-details` and the shape `GET` answers with. */
+/**
+ * The body of `PUT /api/v1/business-details` and the shape `GET` answers with. The examples make
+ * the API reference's curl a request that works as shown.
+ */
 export const BusinessDetailsInput = z.strictObject({
-  legalName: Text(200),
+  legalName: Text(200).meta({ example: "Sklep Kowalski sp. z o.o." }),
   address: z.strictObject({
-    line1: Text(200),
+    line1: Text(200).meta({ example: "ul. Marszałkowska 1" }),
     line2: Text(200).optional(),
-    postalCode: Text(20),
-    city: Text(100),
-    country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as PL"),
+    postalCode: Text(20).meta({ example: "00-001" }),
+    city: Text(100).meta({ example: "Warszawa" }),
+    country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as PL")
+      .meta({ example: "PL" }),
   }),
   taxId: TaxId.optional(),
-  contactEmail: z.email("must be an e-mail address").max(254),
+  contactEmail: z.email("must be an e-mail address").max(254).meta({ example: "sklep@example.pl" }),
   contactPhone: z.string().trim().regex(/^\+?[\d ()-]{6,24}$/, "must be a phone number")
     .optional(),
-  defaultLanguage: z.enum(LANGUAGES),
-  invoiceRequests: z.boolean(),
+  defaultLanguage: z.enum(LANGUAGES).meta({ example: "pl" }),
+  invoiceRequests: z.boolean().meta({ example: true }),
 }).meta({ id: "BusinessDetailsInput" });
 
 /** The answer of `GET/PUT /api/v1/business-details`: what was saved, normalised. */

@@ -11,6 +11,7 @@ import {
 } from "./support/helpers.ts";
 import { addUser, pageText, PanelAgent } from "./support/panel_helpers.ts";
 import { productionApiKey, runCli, startPaystead } from "./support/processes.ts";
+import { bash, readmeBlock } from "./support/readme.ts";
 import {
   type S3Server,
   startS3Server,
@@ -276,14 +277,16 @@ Deno.test("[offsite] while the store is down the copy is retried with backoff, t
   }
 });
 
-const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
 const ROOT = new URL("../", import.meta.url).pathname;
 
 /** The README's off-site restore command, as written. */
 function readmeRestoreCommand(): string {
-  const section = README.slice(README.indexOf("### Off-site backups"));
-  const command = /```sh\n(deno task cli restore --from s3:\/\/[^\n]+)\n```/.exec(section)?.[1];
-  assert.ok(command, "the README shows no off-site restore command");
+  const command = readmeBlock("Off-site backups").trim();
+  assert.match(
+    command,
+    /^deno task cli restore --from s3:\/\/\S+$/,
+    "the off-site restore command",
+  );
   return command;
 }
 
@@ -361,15 +364,9 @@ Deno.test("[offsite] a production server started as shipped copies its backups o
       env,
     );
     assert.equal(accounts.code, 0, accounts.stderr);
-    const restored = await new Deno.Command("bash", {
-      args: ["-c", command],
-      env,
-      cwd: ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stdout = new TextDecoder().decode(restored.stdout);
-    assert.equal(restored.code, 0, new TextDecoder().decode(restored.stderr));
+    const restored = await bash(command, { env, cwd: ROOT });
+    const stdout = restored.stdout;
+    assert.equal(restored.code, 0, restored.stderr);
     assert.match(
       stdout,
       new RegExp(

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { createOrganisation } from "../lib/accounts/organisations.ts";
 import { createApiKey } from "../lib/api_keys.ts";
 import { verifyWebhook } from "../examples/verify_webhook.ts";
-import { curlCommand } from "../lib/panel/curl.ts";
 import { startCheckoutServer } from "./support/browser.ts";
 import { createTestOffer, expectError, makeTestApp, type TestApp } from "./support/helpers.ts";
 import { addUser, pageText, PanelAgent, signedInApp } from "./support/panel_helpers.ts";
@@ -590,7 +589,17 @@ Deno.test("[panel quick start] step 5's curl is the request it runs, embedded on
     const page = await (await agent.get("/panel/developers/quickstart")).text();
     assert.equal(
       textOf(page, "qs-curl-checkout"),
-      curlCommand(publicUrl, "POST", "/api/v1/checkout-sessions/qr_...", { embedLink }),
+      [
+        // The allowlist is empty: a terminal puts the preview's origin there first.
+        `curl -X PUT ${publicUrl}/api/v1/checkout-settings \\`,
+        '  -H "Authorization: Bearer $PAYSTEAD_KEY" \\',
+        '  -H "Content-Type: application/json" \\',
+        `  -d '{"allowedOrigins":["${origin}"]}'`,
+        `SESSION_ID=$(curl -s "${publicUrl}/api/v1/checkout-sessions/$QR_ID" \\`,
+        '  -H "Authorization: Bearer $PAYSTEAD_KEY" \\',
+        '  -H "Content-Type: application/json" \\',
+        `  -d '{"embedLink":"${embedLink}"}' | jq -r .sessionId)`,
+      ].join("\n"),
     );
     await t.request("PUT", "/api/v1/checkout-settings", {
       allowedOrigins: ["https://shop.example"],

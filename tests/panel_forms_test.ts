@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { formatMajorAmount, parseMajorAmount } from "../lib/money.ts";
-import { curlCommand } from "../lib/panel/curl.ts";
+import { curlCommand, shellVariable } from "../lib/panel/curl.ts";
 import { parseMetadataText } from "../lib/panel/forms.ts";
 import { buildReference } from "../lib/panel/reference.ts";
 import { ApiError } from "../lib/errors.ts";
@@ -44,6 +44,19 @@ Deno.test("[panel forms] prices, metadata and curl as people type and read them"
   assert.equal(
     curlCommand("https://api.example", "POST", "/api/v1/payments/pay_1/cancel"),
     'curl -X POST https://api.example/api/v1/payments/pay_1/cancel \\\n  -H "Authorization: Bearer $PAYSTEAD_KEY"',
+  );
+  // An id an earlier command captured: the shell expands it, in the path and in the body.
+  assert.equal(
+    curlCommand("https://api.example", "POST", `/v1/s/${shellVariable("QR_ID")}`, {
+      qrId: shellVariable("QR_ID"),
+      note: 'say "$5"',
+    }, { variable: "SESSION_ID", field: "sessionId" }),
+    [
+      'SESSION_ID=$(curl -s "https://api.example/v1/s/$QR_ID" \\',
+      '  -H "Authorization: Bearer $PAYSTEAD_KEY" \\',
+      '  -H "Content-Type: application/json" \\',
+      '  -d "{\\"qrId\\":\\"$QR_ID\\",\\"note\\":\\"say \\\\\\"\\$5\\\\\\"\\"}" | jq -r .sessionId)',
+    ].join("\n"),
   );
 });
 
@@ -115,6 +128,9 @@ Deno.test("[panel reference] the OpenAPI document becomes operations, fields and
     ],
   );
   assert.deepEqual(operation.exampleBody, { name: "cup" });
+  // The curl reads the path's id from a shell variable named after what it names.
+  assert.equal(operation.curlPath, `/things/${shellVariable("THING_ID")}`);
+  assert.equal(operation.uploadType, null);
   assert.deepEqual(operation.responses, [
     { status: "201", description: "Made.", schema: "Thing", contentType: "application/json" },
   ]);

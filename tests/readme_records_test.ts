@@ -3,18 +3,9 @@ import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { openStore } from "../db/client.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
-import { dayOf, ORGANISATION_TIME_ZONE } from "../lib/time_zone.ts";
 import { demoApiKey, startPaystead } from "./support/processes.ts";
 import { payuStatement } from "./support/payu_statement.ts";
-
-/** The shell block of the README's section `title`, exactly as a reader copies it. */
-async function readmeBlock(title: string): Promise<string> {
-  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
-  const section = readme.slice(readme.indexOf(`## ${title}\n`));
-  const match = /```sh\n([\s\S]*?)```/.exec(section);
-  assert.ok(match, `no sh block in '${title}'`);
-  return match[1];
-}
+import { assertAnswersAsShown, bash, readmeBlock } from "./support/readme.ts";
 
 Deno.test("[readme] 'Records for the accountant' runs as shown against a server", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-readme-records-" });
@@ -50,7 +41,8 @@ Deno.test("[readme] 'Records for the accountant' runs as shown against a server"
     const orders = await store.db.selectFrom("payment_attempts").select("public_id")
       .orderBy("id").execute();
     await store.close();
-    const day = dayOf(Date.now(), ORGANISATION_TIME_ZONE);
+    // The day the README's answer shows: PayU's statement may be of any day its orders were paid.
+    const day = "2026-11-21";
     await Deno.writeTextFile(
       `${workDir}/statement.csv`,
       payuStatement([
@@ -72,15 +64,14 @@ Deno.test("[readme] 'Records for the accountant' runs as shown against a server"
       ]),
     );
 
-    const run = await new Deno.Command("bash", {
-      args: ["-euo", "pipefail", "-c", await readmeBlock("Records for the accountant")],
+    const run = await bash(readmeBlock("Records for the accountant"), {
       cwd: workDir,
       env: { KEY: key, API: server.url },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.ok(run.success, new TextDecoder().decode(run.stderr));
-    const reconciliation = JSON.parse(new TextDecoder().decode(run.stdout));
+      strict: true,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const reconciliation = JSON.parse(run.stdout);
+    assertAnswersAsShown(readmeBlock("Records for the accountant"), [reconciliation]);
     assert.equal(reconciliation.from, day);
     assert.equal(reconciliation.matched, 2);
     assert.deepEqual(reconciliation.fees, [{ amount: 62, currency: "PLN" }]);

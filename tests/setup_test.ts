@@ -1,12 +1,18 @@
 import assert from "node:assert/strict";
-import { DEBIAN_CHROMIUM, missingChromiumLine, planChromium } from "./support/setup.ts";
+import {
+  DEBIAN_CHROMIUM,
+  missingChromiumLine,
+  missingJqLine,
+  planChromium,
+  planJq,
+} from "./support/setup.ts";
 
 const SETUP = new URL("./support/setup.ts", import.meta.url).pathname;
 
-async function runSetup(chromium: string) {
+async function runSetup(chromium: string, env: Record<string, string> = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", SETUP],
-    env: { CHROMIUM_BIN: chromium },
+    env: { CHROMIUM_BIN: chromium, ...env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -53,4 +59,32 @@ Deno.test("[setup] a missing Chromium stops the run at once with one line", asyn
 Deno.test("[setup] a Chromium that is there lets the run go ahead silently", async () => {
   // Any executable file stands in: the set-up only checks that the browser is there.
   assert.deepEqual(await runSetup(Deno.execPath()), { code: 0, stdout: "", stderr: "" });
+});
+
+Deno.test("[setup] jq is used when found, installed when this user may, or asked for", () => {
+  const machine = { jqFound: false, root: true, aptGet: true };
+  assert.deepEqual(planJq({ ...machine, jqFound: true }), { kind: "ready" });
+  assert.deepEqual(planJq(machine), { kind: "install" });
+  const stop = { kind: "stop", line: missingJqLine() };
+  assert.deepEqual(planJq({ ...machine, root: false }), stop);
+  assert.deepEqual(planJq({ ...machine, aptGet: false }), stop);
+  assert.equal(
+    missingJqLine(),
+    "The README's commands, which the tests run as written, need jq: install Debian's jq " +
+      "package (sudo apt-get install jq), then run the tests again.",
+  );
+});
+
+Deno.test("[setup] a missing jq (no apt-get either) stops the run at once with one line", async () => {
+  // Chromium is there; a PATH with neither jq nor apt-get on it.
+  const empty = await Deno.makeTempDir({ prefix: "paystead-setup-path-" });
+  try {
+    assert.deepEqual(await runSetup(Deno.execPath(), { PATH: empty }), {
+      code: 1,
+      stdout: "",
+      stderr: `${missingJqLine()}\n`,
+    });
+  } finally {
+    await Deno.remove(empty);
+  }
 });

@@ -3,7 +3,7 @@ import { createApiKey, toApiKeySummary } from "../api_keys.ts";
 import { completeCheckoutSession } from "../checkout/attempts.ts";
 import { createCheckoutSession, toCheckoutSession } from "../checkout/mod.ts";
 import { CreateCheckoutSessionRequest } from "../checkout/schemas.ts";
-import { addAllowedOrigin } from "../checkout/settings.ts";
+import { addAllowedOrigin, getCheckoutSettings } from "../checkout/settings.ts";
 import type { OrgContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { createOffer, toOffer } from "../offers.ts";
@@ -42,6 +42,19 @@ function required(value: string | undefined, param: string, what: string): strin
  */
 export function quickstartCheckoutRequest(previewUrl: string): { embedLink: string } {
   return { embedLink: previewUrl };
+}
+
+/**
+ * The allowlist step 5's curl needs in a terminal, where the step itself does not add the preview
+ * page's origin: today's origins and that one; null when it is there already.
+ */
+export async function quickstartAllowlistRequest(
+  ctx: OrgContext,
+  previewUrl: string,
+): Promise<{ allowedOrigins: string[] } | null> {
+  const { allowedOrigins } = await getCheckoutSettings(ctx);
+  const origin = new URL(previewUrl).origin;
+  return allowedOrigins.includes(origin) ? null : { allowedOrigins: [...allowedOrigins, origin] };
 }
 
 /**

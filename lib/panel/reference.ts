@@ -4,6 +4,8 @@
  * subset of OpenAPI the API generates is understood; anything else is shown by its type name.
  */
 
+import { shellVariable } from "./curl.ts";
+
 type Json = Record<string, unknown>;
 
 /** One field of a schema, flattened: nested objects appear as `parent.child`. */
@@ -47,6 +49,10 @@ export interface ReferenceOperation {
   responses: ReferenceResponse[];
   /** A request body built from the schema's examples, for the curl example. */
   exampleBody: Json | null;
+  /** The path with each path parameter as a shell variable (`$PAYMENT_ID`), for the curl. */
+  curlPath: string;
+  /** The request body's media type when it is not JSON (`text/csv`): the curl sends a file. */
+  uploadType: string | null;
 }
 
 /** Everything the reference page shows. */
@@ -179,7 +185,7 @@ class Resolver {
     const value: Json = {};
     for (const [name, raw] of Object.entries(properties)) {
       if (!required.has(name)) continue;
-      const example = this.example(asObject(raw), depth + 1);
+      const example = this.example(asObject(raw), depth + 1) ?? idVariable(name);
       if (example !== undefined) value[name] = example;
     }
     return value;
@@ -191,6 +197,39 @@ function jsonSchemaOf(content: unknown): { schema: Json | null; contentType: str
   if (entries.length === 0) return { schema: null, contentType: null };
   const [contentType, media] = entries[0];
   return { schema: asObject(asObject(media).schema), contentType };
+}
+
+/**
+ * The shell variable a path parameter's curl reads, by the prefix of the id it takes; the Quick
+ * Start's commands set QR_ID and SESSION_ID under the same names.
+ */
+const ID_VARIABLES: Record<string, string> = {
+  qr: "QR_ID",
+  cs: "SESSION_ID",
+  pay: "PAYMENT_ID",
+  re: "REFUND_ID",
+  sub: "SUBSCRIPTION_ID",
+  evt: "EVENT_ID",
+  we: "ENDPOINT_ID",
+};
+
+/**
+ * A required id field without an example (`qrId`) as the shell variable the curls use for that id
+ * (`$QR_ID`), so the example request names a real object instead of leaving the field out.
+ */
+function idVariable(field: string): string | undefined {
+  const variable = field.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+  return Object.values(ID_VARIABLES).includes(variable) ? shellVariable(variable) : undefined;
+}
+
+function pathVariable(path: string, name: string, example: unknown): string {
+  const prefix = typeof example === "string" ? /^([a-z]+)_/.exec(example)?.[1] : undefined;
+  if (prefix && ID_VARIABLES[prefix]) return ID_VARIABLES[prefix];
+  // No example: the parameter's name, or for a bare `{id}` the resource it follows (events).
+  const word = name === "id"
+    ? `${path.split("/{id}")[0].split("/").at(-1)!.replace(/s$/, "")}Id`
+    : name;
+  return word.replace(/([a-z])([A-Z])/g, "$1_$2").replace(/\W/g, "_").toUpperCase();
 }
 
 /** Builds the reference from an OpenAPI document. */
@@ -219,7 +258,7 @@ export function buildReference(document: unknown): Reference {
           };
         });
       const requestBody = asObject(operation.requestBody);
-      const { schema: bodySchema } = jsonSchemaOf(requestBody.content);
+      const { schema: bodySchema, contentType: bodyType } = jsonSchemaOf(requestBody.content);
       const body = bodySchema && Object.keys(bodySchema).length > 0
         ? {
           schema: refName(bodySchema),
@@ -255,6 +294,12 @@ export function buildReference(document: unknown): Reference {
         exampleBody: example !== null && typeof example === "object" && body?.fields.length
           ? example as Json
           : null,
+        curlPath: path.replace(/\{(\w+)\}/g, (_, name: string) => {
+          const parameter = (operation.parameters as unknown[] ?? []).map(asObject)
+            .find((candidate) => candidate.name === name && candidate.in === "path");
+          return shellVariable(pathVariable(path, name, asObject(parameter?.schema).example));
+        }),
+        uploadType: bodyType && bodyType !== "application/json" ? bodyType : null,
       };
       groups.set(tag, [...(groups.get(tag) ?? []), entry]);
     }

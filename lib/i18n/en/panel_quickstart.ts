@@ -15,7 +15,8 @@ export const panelQuickstart = {
   "panel.qs.copied": "Copied",
   "panel.qs.select": "Press Ctrl+C",
   "panel.qs.shell": "Shell",
-  "panel.qs.noKeyYet": "run step 1, or use a key you stored",
+  "panel.qs.noKeyYet":
+    "Set PAYSTEAD_KEY to a sandbox key first: run step 1, or use a key you stored.",
   "panel.qs.needOffer": "Create the offer in step 2 first.",
   "panel.qs.key.title": "Get a sandbox API key",
   "panel.qs.key.run": "Create key",
@@ -43,7 +44,7 @@ export const panelQuickstart = {
   "panel.qs.payment.open": "Open the hosted payment page",
   "panel.qs.checkout.title": "Embed a checkout session",
   "panel.qs.checkout.text":
-    "For checkout inside your own page: your server creates a session and your page loads its [embedUrl] with [embedJs]. [embedLink] must be on an origin of your [allowlist]. Here it is the panel's preview page, so you can see the session embedded: running this step puts [origin] on your allowlist, and the curl works as shown. Your shop's own origin goes there later.",
+    "For checkout inside your own page: your server creates a session and your page loads its [embedUrl] with [embedJs]. [embedLink] must be on an origin of your [allowlist]. Here it is the panel's preview page, so you can see the session embedded: running this step puts [origin] on your allowlist (in a terminal, the PUT above the session's curl does), and the curl works as shown. Your shop's own origin goes there later.",
   "panel.qs.checkout.allowlist": "allowlist",
   "panel.qs.checkout.ref": "API reference: create a checkout session",
   "panel.qs.checkout.see": "See it embedded",
@@ -81,7 +82,7 @@ export const panelQuickstart = {
 export const panelQuickstartPage = {
   "panel.qs.page.title": "Quick Start",
   "panel.qs.page.description":
-    "Take a payment end to end in the sandbox of {org}. Each step runs for real; the curl next to it does the same from your terminal against {baseUrl}.",
+    "Take a payment end to end in the sandbox of {org}. Each step runs for real; the curl next to it does the same from your terminal against {baseUrl}. Pasted in order into one shell, the curls keep the ids later steps need in shell variables (with jq).",
   "panel.qs.page.elsewhere":
     "The Quick Start takes test payments, so it runs in the sandbox, where no real money moves.",
   "panel.qs.page.open": "Open it in the sandbox",

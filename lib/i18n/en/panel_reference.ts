@@ -11,6 +11,8 @@ export const panelReference = {
   "panel.ref.authText":
     "Send a secret key of this environment as {header}. Create keys under {keys}. A key of the other environment gets 401 with the host to call; plan FREE gets 403.",
   "panel.ref.keysLink": "Developers → API keys",
+  "panel.ref.curlText":
+    "Each operation's curl reads the key from {key} and the ids in its path from shell variables such as {example}: set them to your ids first.",
   "panel.ref.errors": "Errors",
   "panel.ref.errorsText":
     "Every error is {body} with the same {requestId} header; {param} names the field at fault.",

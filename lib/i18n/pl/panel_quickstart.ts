@@ -17,7 +17,8 @@ export const panelQuickstart: { readonly [K in keyof typeof english]: string } =
   "panel.qs.copied": "Skopiowano",
   "panel.qs.select": "Naciśnij Ctrl+C",
   "panel.qs.shell": "Powłoka",
-  "panel.qs.noKeyYet": "uruchom krok 1 albo użyj zapisanego klucza",
+  "panel.qs.noKeyYet":
+    "Najpierw ustaw PAYSTEAD_KEY na klucz sandboxa: uruchom krok 1 albo użyj zapisanego klucza.",
   "panel.qs.needOffer": "Najpierw utwórz ofertę w kroku 2.",
   "panel.qs.key.title": "Pobierz klucz API sandboxa",
   "panel.qs.key.run": "Utwórz klucz",
@@ -46,7 +47,7 @@ export const panelQuickstart: { readonly [K in keyof typeof english]: string } =
   "panel.qs.payment.open": "Otwórz stronę płatności",
   "panel.qs.checkout.title": "Osadź sesję checkoutu",
   "panel.qs.checkout.text":
-    "Checkout na Twojej stronie: Twój serwer tworzy sesję, a strona ładuje jej [embedUrl] za pomocą [embedJs]. [embedLink] musi mieć origin z Twojej [allowlist]. Tutaj jest to strona podglądu w panelu, więc zobaczysz osadzoną sesję: ten krok dodaje [origin] do listy, a curl działa tak, jak pokazano. Origin Twojego sklepu dodasz tam później.",
+    "Checkout na Twojej stronie: Twój serwer tworzy sesję, a strona ładuje jej [embedUrl] za pomocą [embedJs]. [embedLink] musi mieć origin z Twojej [allowlist]. Tutaj jest to strona podglądu w panelu, więc zobaczysz osadzoną sesję: ten krok dodaje [origin] do listy (w terminalu robi to PUT nad curlem sesji), a curl działa tak, jak pokazano. Origin Twojego sklepu dodasz tam później.",
   "panel.qs.checkout.allowlist": "listy dozwolonych stron",
   "panel.qs.checkout.ref": "Dokumentacja API: utworzenie sesji checkoutu",
   "panel.qs.checkout.see": "Zobacz osadzoną sesję",
@@ -84,7 +85,7 @@ export const panelQuickstart: { readonly [K in keyof typeof english]: string } =
 export const panelQuickstartPage: { readonly [K in keyof typeof englishPage]: string } = {
   "panel.qs.page.title": "Szybki start",
   "panel.qs.page.description":
-    "Przeprowadź płatność od początku do końca w sandboxie organizacji {org}. Każdy krok działa naprawdę; curl obok robi to samo z Twojego terminala, wywołując {baseUrl}.",
+    "Przeprowadź płatność od początku do końca w sandboxie organizacji {org}. Każdy krok działa naprawdę; curl obok robi to samo z Twojego terminala, wywołując {baseUrl}. Wklejone po kolei w jednej powłoce polecenia zapisują identyfikatory potrzebne w kolejnych krokach w zmiennych powłoki (za pomocą jq).",
   "panel.qs.page.elsewhere":
     "Szybki start przyjmuje płatności testowe, dlatego działa w sandboxie, gdzie prawdziwe pieniądze nie są przekazywane.",
   "panel.qs.page.open": "Otwórz go w sandboxie",

@@ -13,6 +13,8 @@ export const panelReference: { readonly [K in keyof typeof english]: string } = 
   "panel.ref.authText":
     "Wysyłaj tajny klucz tego środowiska w nagłówku {header}. Klucze utworzysz w sekcji {keys}. Klucz z drugiego środowiska otrzyma odpowiedź 401 ze wskazaniem właściwego hosta; plan FREE otrzyma 403.",
   "panel.ref.keysLink": "Dla programistów → Klucze API",
+  "panel.ref.curlText":
+    "Curl każdej operacji odczytuje klucz ze zmiennej {key}, a identyfikatory w ścieżce ze zmiennych powłoki, takich jak {example}: najpierw ustaw je na swoje identyfikatory.",
   "panel.ref.errors": "Błędy",
   "panel.ref.errorsText":
     "Każdy błąd ma postać {body} z takim samym nagłówkiem {requestId}; {param} wskazuje błędne pole.",

@@ -6,7 +6,10 @@ import {
   QUICKSTART_OFFER,
   quickstartSamples,
 } from "../../../lib/panel/quickstart.ts";
-import { quickstartCheckoutRequest } from "../../../lib/panel/quickstart_steps.ts";
+import {
+  quickstartAllowlistRequest,
+  quickstartCheckoutRequest,
+} from "../../../lib/panel/quickstart_steps.ts";
 import { PREVIEW_HREF, previewUrl } from "../checkout/href.ts";
 import { panelQuickstart } from "../../../lib/i18n/en/panel_quickstart.ts";
 import type { Translator } from "../../../lib/i18n/mod.ts";
@@ -53,6 +56,7 @@ export async function renderQuickstart(services: Services, c: PanelContext): Pro
         receiver: await findQuickstartReceiver(ctx),
         offerRequest: { ...QUICKSTART_OFFER },
         checkoutRequest,
+        allowlistRequest: await quickstartAllowlistRequest(ctx, checkoutRequest.embedLink),
         code: QUICKSTART_CODE,
         words: quickStartWords(tr),
         samples: quickstartSamples(config.publicUrl, ctx.now(), checkoutRequest.embedLink),

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useT } from "../../../components/panel/i18n.ts";
 import { CodeBlock, TableWrap } from "../../../components/panel/ui.tsx";
-import { curlCommand } from "../../../lib/panel/curl.ts";
+import { curlCommand, curlUploadCommand } from "../../../lib/panel/curl.ts";
 import type { ReferenceField, ReferenceOperation } from "../../../lib/panel/reference.ts";
 
 /** Text with `code` spans, as the API's descriptions write them. */
@@ -71,7 +71,15 @@ export function FieldsTable(props: { fields: ReferenceField[]; caption: string }
 
 function curlOf(server: string, operation: ReferenceOperation): string {
   const method = operation.method as "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  return curlCommand(server, method, operation.path, operation.exampleBody ?? undefined);
+  if (operation.uploadType) {
+    return curlUploadCommand(server, operation.curlPath, operation.uploadType);
+  }
+  const curl = curlCommand(server, method, operation.curlPath, operation.exampleBody ?? undefined);
+  // A stream's events show as they come only unbuffered (-N): curl holds its output otherwise.
+  const streams = operation.responses.some((response) =>
+    response.contentType === "text/event-stream"
+  );
+  return streams ? curl.replace(/^curl /, "curl -N ") : curl;
 }
 
 /** One operation: its endpoint, parameters, request body, responses and curl. */

@@ -65,6 +65,12 @@ export function ReferencePage(
               keys: <a href="/panel/developers/api-keys">{t("panel.ref.keysLink")}</a>,
             })}
           </p>
+          <p>
+            {rich(tr, "panel.ref.curlText", {
+              key: <code>PAYSTEAD_KEY</code>,
+              example: <code>QR_ID=qr_…</code>,
+            })}
+          </p>
           <h3>{t("panel.ref.errors")}</h3>
           <p>
             {rich(tr, "panel.ref.errorsText", {

@@ -77,7 +77,11 @@ export function TeamPage(props: {
         values={outcome.business?.values ?? businessFormValues(props.business)}
         problem={outcome.business?.problem ?? null}
       />
-      <PlanCard plan={session.org.plan} quickstartAccess={props.quickstartAccess} />
+      <PlanCard
+        plan={session.org.plan}
+        slug={session.org.slug}
+        quickstartAccess={props.quickstartAccess}
+      />
     </>
   );
 }

@@ -3,8 +3,13 @@ import { Card, TableWrap } from "../../../components/panel/ui.tsx";
 import { decide, type QuickstartAccess } from "../../../lib/accounts/access.ts";
 import { type Plan, PLANS } from "../../../lib/plans.ts";
 
+/** The plan above `plan`, or `plan` itself at the top: what an owner would ask for next. */
+function nextPlan(plan: Plan): Plan {
+  return PLANS[Math.min(PLANS.indexOf(plan) + 1, PLANS.length - 1)];
+}
+
 /** The organisation's plan and what each plan includes. */
-export function PlanCard(props: { plan: Plan; quickstartAccess: QuickstartAccess }) {
+export function PlanCard(props: { plan: Plan; slug: string; quickstartAccess: QuickstartAccess }) {
   const tr = useT();
   const { t } = tr;
   const rows: [string, (plan: Plan) => boolean][] = [
@@ -23,7 +28,12 @@ export function PlanCard(props: { plan: Plan; quickstartAccess: QuickstartAccess
         {props.plan === "FREE"
           ? t("panel.team.plan.free")
           : t("panel.team.plan.on", { plan: props.plan })} {rich(tr, "panel.team.plan.setBy", {
-            command: <code>deno task cli org set-plan --slug … --plan …</code>,
+            // The command as its installation's operator would run it: this organisation's slug.
+            command: (
+              <code>
+                deno task cli org set-plan --slug {props.slug} --plan {nextPlan(props.plan)}
+              </code>
+            ),
           })}
       </p>
       <TableWrap label={t("panel.team.plan.table")}>
