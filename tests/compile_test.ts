@@ -4,17 +4,28 @@ import { compiledArgs, freePort, V8_FLAGS, waitForUrl } from "./support/processe
 const root = new URL("../", import.meta.url).pathname;
 const ENVIRONMENTS = ["sandbox", "production"] as const;
 
-async function compileTask(): Promise<string[]> {
+/** The compile task's commands, the type check first. */
+async function compileTaskSteps(): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
   return (config.tasks.compile as string).split("&&").map((part) => part.trim());
 }
 
-Deno.test("[compile] the compile task builds one binary per environment with its files embedded", async () => {
+/** The compile task's `deno compile` commands. */
+async function compileTask(): Promise<string[]> {
+  return (await compileTaskSteps()).filter((step) => step.startsWith("deno compile "));
+}
+
+Deno.test("[compile] the compile task type-checks both entries, then builds one binary per environment", async () => {
+  const steps = await compileTaskSteps();
+  // The binaries' heap bound would also bound the compiler's type check, which runs out of
+  // memory under it: the check runs first, unbounded, and each compile skips its own.
+  assert.equal(steps[0], "deno check bin/sandbox.ts bin/production.ts");
   const commands = await compileTask();
+  assert.equal(steps.length, 3);
   assert.equal(commands.length, 2);
   ENVIRONMENTS.forEach((environment, index) => {
     const words = commands[index].split(/\s+/);
-    assert.deepEqual(words.slice(0, 2), ["deno", "compile"]);
+    assert.deepEqual(words.slice(0, 3), ["deno", "compile", "--no-check"]);
     for (
       const flag of [
         "--allow-net",

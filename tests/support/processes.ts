@@ -89,7 +89,7 @@ export function shippedArgs(task: ShippedTask, args: string[]): string[] {
 export function compiledArgs(environment: "sandbox" | "production", args: string[]): string[] {
   const entry = `bin/${environment}.ts`;
   const words = TASKS.compile.split("&&").map((part) => part.trim().split(/\s+/))
-    .find((command) => command.at(-1) === entry);
+    .find((command) => command[1] === "compile" && command.at(-1) === entry);
   if (!words) throw new Error(`the compile task builds no binary from ${entry}`);
   const flags = words.slice(words.indexOf("compile") + 1, -1).filter((word, i, all) =>
     word !== "--include" && word !== "--output" && all[i - 1] !== "--include" &&
