@@ -9,6 +9,7 @@ import type { Logger } from "./log.ts";
 import type { PasswordHasher } from "./passwords.ts";
 import type { BackupStatus } from "./ops/backup_status.ts";
 import type { OffsiteCopies } from "./ops/offsite.ts";
+import type { OfferCache } from "./offer_cache.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentTransitionHook } from "./payments/hooks.ts";
@@ -40,6 +41,8 @@ export interface Services {
   log: Logger;
   /** Called on every payment status change: `paymentTransitionHooks()` in lib/payments/hooks.ts. */
   paymentHooks: PaymentTransitionHook[];
+  /** Offers as payment creates last used them (lib/offer_cache.ts). */
+  offers: OfferCache;
   /** The open event streams of this process (`GET /api/v1/events/stream`). */
   eventStreams: EventBroadcaster;
   /** DNS for webhook URLs: production checks where a URL points before registering and sending. */

@@ -9,6 +9,7 @@ import type { Services } from "./context.ts";
 import { CustomerEmailSender, type EmailSenderOptions } from "./emails/sender.ts";
 import { EventBroadcaster, type EventStreamOptions } from "./event_stream.ts";
 import { idempotencyCleanupJob } from "./idempotency.ts";
+import { OfferCache } from "./offer_cache.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { BackupStatus } from "./ops/backup_status.ts";
 import { scheduledBackupJob } from "./ops/backups.ts";
@@ -92,6 +93,7 @@ export function buildServices(deps: ServiceDeps): BuiltServices {
     passwords: deps.passwords ?? scryptPasswords,
     backups: new BackupStatus(),
     offsite: null,
+    offers: new OfferCache(),
     eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   logStorageChanges(services);

@@ -187,7 +187,7 @@ Deno.test("[payment create] what is refused before the write writes nothing", as
   }
 });
 
-Deno.test("[payment create] an offer deactivated and activated again is read anew by every create", async () => {
+Deno.test("[payment create] an offer remembered from the last create is checked by the write: a stale one is read again", async () => {
   const calls: string[] = [];
   const recording = recordingStore(calls);
   const t = await makeTestApp({ wrapStore: recording.wrap });
@@ -196,9 +196,14 @@ Deno.test("[payment create] an offer deactivated and activated again is read ane
     assert.equal((await t.request("POST", "/api/v1/payments", { qrId: offer.qrId })).status, 201);
     const off = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: false });
     assert.equal(off.status, 200);
+    // The offer remembered as active is refused by the write (its updated_at moved on), read
+    // again, and its rules answer.
+    calls.length = 0;
     const refused = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId });
     assert.equal(refused.status, 409);
     assert.equal((await refused.json()).error.code, "offer_inactive");
+    assert.deepEqual(calls, ["writeStatements"]);
+    assert.equal((await rowCounts(t.store)).payments, 1);
     const on = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: true });
     assert.equal(on.status, 200);
     calls.length = 0;
@@ -206,7 +211,12 @@ Deno.test("[payment create] an offer deactivated and activated again is read ane
     assert.equal(created.status, 201);
     assert.equal((await created.json()).amount, 1250);
     assert.deepEqual(calls, ["writeStatements"]);
-    assert.equal((await rowCounts(t.store)).payments, 2);
+    // Remembered now: the next create writes at once, and its payment is the offer's.
+    calls.length = 0;
+    const again = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId });
+    assert.equal(again.status, 201);
+    assert.deepEqual(calls, ["writeStatements"]);
+    assert.equal((await rowCounts(t.store)).payments, 3);
   } finally {
     await t.close();
   }

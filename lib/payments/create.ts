@@ -24,7 +24,7 @@ const OFFER_READS = 5;
 /**
  * Creates a hosted payment for an offer and writes `payment.created`; under the request's
  * Idempotency-Key (`key`), the key and the answer it replays go in the same write. The offer is
- * read and its rules checked here, then the payment, its event and the key are one write declared
+ * read (or remembered from the last create: services.offers) and its rules checked here, then the payment, its event and the key are one write declared
  * up front: one commit shared with the writes waiting beside it, one round trip to a libSQL
  * server. The write inserts only while the offer is as read and the key is new; if the offer
  * changed, it is read and checked again; if the key was there, IdempotencyKeyTaken.
@@ -44,7 +44,8 @@ export async function createPayment(
   if (input.invoiceRequest) await requireInvoiceRequests(services.accounts, ctx.orgId);
   const { key } = options;
   for (let read = 0; read < OFFER_READS; read++) {
-    const offer = await findOffer(ctx.db, ctx.orgId, input.qrId);
+    const offer = (read === 0 ? services.offers.get(ctx.orgId, input.qrId) : undefined) ??
+      await findOffer(ctx.db, ctx.orgId, input.qrId);
     requirePayableOffer(input.qrId, offer);
     if (!options.askedOnPage) requireRenewalAddress(services, offer, input);
     const payment = pendingPaymentRow(offer, apiPaymentFields(offer, input, ctx.now()));
@@ -65,9 +66,11 @@ export async function createPayment(
       },
     }));
     if (inserted.rowsAffected === 1) {
+      services.offers.remember(offer);
       services.scheduler.wake(PAYMENT_DEADLINES_JOB, systemTimeOf(ctx, payment.expires_at));
       return { ...record, id: Number(inserted.lastInsertRowid) };
     }
+    services.offers.forget(ctx.orgId, input.qrId);
     const current = await findOffer(ctx.db, ctx.orgId, input.qrId);
     if (key && current?.updated_at === offer.updated_at) throw new IdempotencyKeyTaken();
   }
