@@ -9,7 +9,7 @@ import {
 } from "./libsql_dialect.ts";
 import type { RemoteBatchWriter } from "./remote_batch.ts";
 import type { RemoteParts } from "./remote_store.ts";
-import { FileGuard } from "./file_guard.ts";
+import { FileGuard, readProblemAt } from "./file_guard.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
 import { StorageHealth, StorageOpenError, StorageUnavailableError } from "./storage_health.ts";
 import { WalCheckpointer } from "./wal_checkpoint.ts";
@@ -362,10 +362,9 @@ export async function backupDatabase(url: string, outPath: string): Promise<void
   // A new folder for backups (data/backups on a first backup) is made, private to its owner.
   const slash = outPath.lastIndexOf("/");
   if (slash > 0) await Deno.mkdir(outPath.slice(0, slash), { recursive: true, mode: 0o700 });
-  // A read stores into the -shm file: with it immutable, a SIGBUS (FileGuard).
-  const guard = new FileGuard(source);
-  const problem = guard.readProblem();
-  guard.close();
+  // A read stores into the -shm file: with it immutable, a SIGBUS (FileGuard). By path: this
+  // may run in the server's own process, where closing a descriptor of the file drops its locks.
+  const problem = readProblemAt(source);
   if (problem !== null) throw new Error(`The database cannot be read safely: ${problem}.`);
   const database = new DatabaseSync(source, { timeout: BUSY_TIMEOUT_MS });
   try {

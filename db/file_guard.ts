@@ -11,6 +11,7 @@
  */
 
 const STATX_AT_EMPTY_PATH = 0x1000;
+const AT_FDCWD = -100;
 const STATX_NLINK = 0x4;
 const STATX_ATTR_IMMUTABLE = 0x10;
 const O_RDONLY_CLOEXEC = 0o2000000;
@@ -36,6 +37,41 @@ function loadLibc(): Libc | null {
 }
 
 const EMPTY_PATH = new Uint8Array([0]);
+
+/** Why a statx answer forbids SQLite the file `path`, or null. */
+function problemOf(path: string, view: DataView): string | null {
+  // struct statx: stx_attributes is the u64 at offset 8, stx_nlink the u32 at offset 16.
+  if ((Number(view.getBigUint64(8, true)) & STATX_ATTR_IMMUTABLE) !== 0) {
+    return `${path} is immutable (chattr +i)`;
+  }
+  if (view.getUint32(16, true) === 0) return `${path} was deleted`;
+  return null;
+}
+
+/**
+ * Why SQLite must not read the file database at `path` now (its -shm file is immutable), or
+ * null; by path, for a one-off check. It opens no descriptor: in a process whose SQLite
+ * connections use the database (a scheduled backup runs in the server's worker), closing one
+ * would drop every POSIX lock the process holds on the file, and the next process to open the
+ * database would take itself for the first, reset the -shm file under the server's mapping, and
+ * the server would die of SIGBUS.
+ */
+export function readProblemAt(path: string): string | null {
+  const calls = loadLibc();
+  if (!calls) return null;
+  const shm = `${path}-shm`;
+  const buffer = new Uint8Array(256);
+  const found = calls.statx(
+    AT_FDCWD,
+    new TextEncoder().encode(`${shm}\0`),
+    0,
+    STATX_NLINK,
+    buffer,
+  );
+  // Not there: SQLite makes it at a connection's first read.
+  if (found !== 0) return null;
+  return problemOf(shm, new DataView(buffer.buffer));
+}
 /** How long a file found fine stays fine without asking again. */
 const FINE_FOR_MS = 1;
 
@@ -63,13 +99,9 @@ class WatchedFile {
     if (calls.statx(this.#fd, EMPTY_PATH, STATX_AT_EMPTY_PATH, STATX_NLINK, this.#buffer) !== 0) {
       return null;
     }
-    // struct statx: stx_attributes is the u64 at offset 8, stx_nlink the u32 at offset 16.
-    if ((Number(this.#view.getBigUint64(8, true)) & STATX_ATTR_IMMUTABLE) !== 0) {
-      return `${this.path} is immutable (chattr +i)`;
-    }
-    if (this.#view.getUint32(16, true) === 0) return `${this.path} was deleted`;
-    this.#fineUntil = now + FINE_FOR_MS;
-    return null;
+    const problem = problemOf(this.path, this.#view);
+    if (problem === null) this.#fineUntil = now + FINE_FOR_MS;
+    return problem;
   }
 
   close(calls: Libc): void {

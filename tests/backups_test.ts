@@ -163,6 +163,21 @@ Deno.test("[backups] the compiled binaries embed the backup worker", async () =>
   for (const command of commands) assert.match(command, / --include lib\/ops\/backup_worker\.ts /);
 });
 
+/** The first bytes of the POSIX read locks process `pid` holds on `path` (/proc/locks). */
+async function shmLocksOf(pid: number, path: string): Promise<string[]> {
+  const { ino, dev } = await Deno.stat(path);
+  const inode = `${Math.floor(dev! / 256).toString(16).padStart(2, "0")}:${
+    (dev! % 256).toString(16).padStart(2, "0")
+  }:${ino}`;
+  return (await Deno.readTextFile("/proc/locks")).split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) =>
+      fields[1] === "POSIX" && fields[3] === "READ" && fields[4] === String(pid) &&
+      fields[5] === inode
+    )
+    .map((fields) => fields[6]);
+}
+
 /** Waits until `dir` holds `count` finished backups; returns their names. */
 async function waitForBackups(dir: string, count: number, server: ChildServer) {
   for (let i = 0; i < 300; i++) {
@@ -187,14 +202,47 @@ Deno.test("[backups] a server started with the start task's flags writes its sch
     assert.doesNotMatch(server.logs(), /scheduled backup failed/);
     assert.match(server.logs(), /"message":"scheduled backup written","database":"environment"/);
 
+    // The backup ran in the server's own process, which must still hold SQLite's lock on the
+    // -shm file's "dead man switch" byte (128): closing any descriptor of the file would have
+    // dropped it, and the next process to open the database would take itself for the first.
+    assert.deepEqual(await shmLocksOf(server.process.pid, `${dataDir}/sandbox.db-shm`), ["128"]);
     const env = { DATA_DIR: dataDir };
-    await demoApiKey(server);
-    const copy = await runCli(["backup", "--out", `${dataDir}/copy.db`], env);
-    assert.equal(copy.code, 0, copy.stderr);
-    assert.equal(
-      copy.stdout,
-      `Wrote a consistent copy of file:${dataDir}/sandbox.db to ${dataDir}/copy.db.`,
-    );
+    const key = await demoApiKey(server);
+    // The scheduled backup ran in the server's own process. Had it closed a descriptor of the
+    // -shm file, the server's SQLite locks on it would be gone: a CLI backup would take itself
+    // for the database's first user and reset the file under the server's mapping, and the
+    // server, serving meanwhile, would die of SIGBUS.
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    let serving = true;
+    const answers: number[] = [];
+    const load = async () => {
+      for (let i = 0; serving; i++) {
+        const made = await fetch(`${server.url}/api/v1/qr`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ name: `During ${i}`, amount: 100, currency: "PLN" }),
+        });
+        answers.push(made.status);
+        await made.body?.cancel();
+        const listed = await fetch(`${server.url}/api/v1/qr?limit=10`, { headers });
+        answers.push(listed.status);
+        await listed.body?.cancel();
+      }
+    };
+    const loads = [load(), load(), load()];
+    let copy!: Awaited<ReturnType<typeof runCli>>;
+    try {
+      for (const name of ["first.db", "copy.db"]) {
+        copy = await runCli(["backup", "--out", `${dataDir}/${name}`], env);
+        assert.equal(copy.code, 0, copy.stderr);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      serving = false;
+      await Promise.all(loads);
+    }
+    assert.ok(answers.length > 20, `${answers.length} answers`);
+    assert.deepEqual(answers.filter((status) => status !== 200 && status !== 201), []);
     for (const file of [`${backupDir}/${names[1]}`, `${dataDir}/copy.db`]) {
       const verified = await runCli(["restore", "--from", file, "--verify"], env);
       assert.equal(verified.code, 0, verified.stderr);
