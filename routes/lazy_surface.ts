@@ -60,9 +60,6 @@ export class LazySurface<E extends AppEnv = AppEnv> {
     parents.set(c.req.raw, c);
     const response = await app.fetch(c.req.raw, c.env);
     if (unmatched.has(c.req.raw)) return await next();
-    // The surface's own context made this response: the headers the app set on its context
-    // before the handler (routes/middleware/request_id.ts) are not on it.
-    response.headers.set("Request-Id", c.get("requestId"));
     return response;
   };
 
