@@ -137,7 +137,7 @@ function sharesText(values: number[]): string {
 }
 
 /** Makes an offer through the API at `url`, and what a create of a payment for it sends. */
-async function offerCreates(key: string, url: string): Promise<Creates> {
+export async function offerCreates(key: string, url: string): Promise<Creates> {
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const offer = await (await fetch(`${url}/api/v1/qr`, {
     method: "POST",
@@ -148,7 +148,7 @@ async function offerCreates(key: string, url: string): Promise<Creates> {
 }
 
 /** What a create sends: the key's headers and the offer's body. */
-interface Creates {
+export interface Creates {
   headers: Record<string, string>;
   body: string;
 }

@@ -12,6 +12,7 @@ import {
   startBareServer,
   startPaystead,
 } from "../tests/support/processes.ts";
+import { type Creates, offerCreates } from "./api.ts";
 import { cpuSeconds } from "./cpu.ts";
 import { startReference } from "./reference_server.ts";
 import { runWrk } from "./wrk.ts";
@@ -31,32 +32,22 @@ async function cpuPerRequest(
   return used / answered * 1e6;
 }
 
-async function makeOffer(url: string, key: string) {
-  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-  const offer = await (await fetch(`${url}/api/v1/qr`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ name: "Bench", amount: 1000, currency: "PLN" }),
-  })).json();
-  return { headers, body: JSON.stringify({ qrId: offer.qrId }) };
-}
-
 const dataDir = await Deno.makeTempDir({ prefix: "paystead-cpu-" });
 const referenceDir = await Deno.makeTempDir({ prefix: "paystead-cpu-reference-" });
 const key = await productionApiKey(dataDir);
 const referenceKey = await productionApiKey(referenceDir);
 const maker = await startPaystead(referenceDir, { PAYSTEAD_ENV: "production" });
-const referenceCreates = await makeOffer(maker.url, referenceKey).finally(() => maker.stop());
+const referenceCreates = await offerCreates(referenceKey, maker.url).finally(() => maker.stop());
 const paystead = await startPaystead(dataDir, { PAYSTEAD_ENV: "production" });
 const reference = await startReference(referenceDir);
 const bare = await startBareServer();
 try {
-  const creates = await makeOffer(paystead.url, key);
+  const creates = await offerCreates(key, paystead.url);
   const payment = await (await fetch(`${paystead.url}/api/v1/payments`, {
     method: "POST",
     ...creates,
   })).json();
-  const create = (server: ChildServer, { headers, body }: typeof creates) =>
+  const create = (server: ChildServer, { headers, body }: Creates) =>
     cpuPerRequest(server, {
       url: `${server.url}/api/v1/payments`,
       method: "POST",
