@@ -50,11 +50,13 @@ export async function createPayment(
     if (!options.askedOnPage) requireRenewalAddress(services, offer, input);
     const payment = pendingPaymentRow(offer, apiPaymentFields(offer, input, ctx.now()));
     const record = { ...asFirstWritten(payment), qr_id: offer.public_id };
-    const answer = JSON.stringify(toPayment(record, services.config.publicUrl));
+    // The answer and the event's data are the same API form of the payment.
+    const data = toPayment(record, services.config.publicUrl);
+    const answer = JSON.stringify(data);
     const [inserted] = await services.store.writeStatements(paymentCreateStatements({
       payment,
       offer,
-      event: newEventRow(paymentCreatedEvent(services, record)),
+      event: newEventRow(paymentCreatedEvent(services, record, data)),
       key: key && {
         key: key.key,
         fingerprint: key.fingerprint,

@@ -180,7 +180,7 @@ export function storedLocale(locale: "pl" | "en" | "auto" | undefined): Language
 }
 
 /** A new payment's own fields; the offer gives the rest. */
-interface PendingPaymentFields {
+export interface PendingPaymentFields {
   publicId: string;
   amount: number;
   quantity: number;
@@ -245,13 +245,17 @@ export async function insertPendingPayment(
 }
 
 /** The `payment.created` event of a new payment. */
-export function paymentCreatedEvent(services: Services, record: NewPaymentRecord) {
+export function paymentCreatedEvent(
+  services: Services,
+  record: NewPaymentRecord,
+  data: Payment = toPayment(record, services.config.publicUrl),
+) {
   return {
     orgId: record.org_id,
     type: "payment.created" as const,
     environment: services.environment,
     createdAt: record.created_at,
-    data: toPayment(record, services.config.publicUrl),
+    data,
   };
 }
 

@@ -23,7 +23,13 @@ import { queueRenewalEmail } from "../emails/outbox.ts";
 import { newId } from "../ids.ts";
 import type { PaymentTransitionHook } from "../payments/hooks.ts";
 import { insertPendingPayment, PAYMENT_DEADLINES_JOB, transition } from "../payments/mod.ts";
-import { changeSubscription, cycleOf, endSubscription, SUBSCRIPTION_RENEWALS_JOB } from "./mod.ts";
+import {
+  changeSubscription,
+  cycleOf,
+  endSubscription,
+  renewalPaymentFields,
+  SUBSCRIPTION_RENEWALS_JOB,
+} from "./mod.ts";
 import { period } from "./periods.ts";
 import { linkSchedule, nextRenewalAt, stepAfter } from "./link_schedule.ts";
 import type { SubscriptionStatus } from "./status.ts";
@@ -48,19 +54,12 @@ async function openRenewalPayment(
   now: number,
 ): Promise<PaymentRecord> {
   const [offer] = await findOffersByIds(trx, [subscription.offer_id]);
-  const payment = await insertPendingPayment(trx, services, offer, {
-    publicId: newId("payment"),
-    amount: subscription.amount,
-    quantity: subscription.quantity,
-    customerEmail: subscription.customer_email,
-    customerName: subscription.customer_name,
-    successUrl: null,
-    cancelUrl: null,
-    metadata: { ...JSON.parse(subscription.metadata), subscriptionId: subscription.public_id },
-    invoice: null,
-    expiresAt,
-    now,
-  });
+  const payment = await insertPendingPayment(
+    trx,
+    services,
+    offer,
+    renewalPaymentFields(subscription, expiresAt, now),
+  );
   await insertRenewal(trx, {
     public_id: newId("subscriptionRenewal"),
     org_id: subscription.org_id,

@@ -11,8 +11,10 @@ import { toIso, toIsoOrNull } from "../clock.ts";
 import type { OrgContext, Services } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { type EventType, recordEvent } from "../events.ts";
+import { newId } from "../ids.ts";
 import type { RecurringInterval } from "../offers.ts";
 import { pageAfter } from "../pagination.ts";
+import type { PendingPaymentFields } from "../payments/mod.ts";
 import type { Page } from "../schemas.ts";
 import { closeOpenRenewal } from "./link_rules.ts";
 import { renewsByLink } from "./link_schedule.ts";
@@ -201,4 +203,31 @@ export function cancelSubscription(
     if (!canceled) throw new Error("A subscription read in this transaction changed.");
     return canceled;
   });
+}
+
+/**
+ * What a renewal payment of `subscription` is made of: its amount, quantity, customer and
+ * metadata (with the subscription's id), no redirects and no invoice; it expires at `expiresAt`.
+ */
+export function renewalPaymentFields(
+  subscription: Pick<
+    SubscriptionRow,
+    "public_id" | "amount" | "quantity" | "customer_email" | "customer_name" | "metadata"
+  >,
+  expiresAt: number,
+  now: number,
+): PendingPaymentFields {
+  return {
+    publicId: newId("payment"),
+    amount: subscription.amount,
+    quantity: subscription.quantity,
+    customerEmail: subscription.customer_email,
+    customerName: subscription.customer_name,
+    successUrl: null,
+    cancelUrl: null,
+    metadata: { ...JSON.parse(subscription.metadata), subscriptionId: subscription.public_id },
+    invoice: null,
+    expiresAt,
+    now,
+  };
 }

@@ -24,7 +24,13 @@ import { insertPendingPayment, transition } from "../payments/mod.ts";
 import type { RecurringChargeResult, RecurringCharges } from "../providers/mod.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import { runLinkRenewals } from "./links.ts";
-import { changeSubscription, cycleOf, endSubscription, SUBSCRIPTION_RENEWALS_JOB } from "./mod.ts";
+import {
+  changeSubscription,
+  cycleOf,
+  endSubscription,
+  renewalPaymentFields,
+  SUBSCRIPTION_RENEWALS_JOB,
+} from "./mod.ts";
 import { period } from "./periods.ts";
 import { MAX_RENEWAL_ATTEMPTS, RENEWAL_RETRY_DELAYS_MS } from "./status.ts";
 
@@ -56,20 +62,13 @@ async function startRenewal(
     public_id: subscription.qr_id,
     currency: subscription.currency,
   };
-  const payment = await insertPendingPayment(trx, services, offer, {
-    publicId: newId("payment"),
-    amount: subscription.amount,
-    quantity: subscription.quantity,
-    customerEmail: subscription.customer_email,
-    customerName: subscription.customer_name,
-    successUrl: null,
-    cancelUrl: null,
-    metadata: { ...JSON.parse(subscription.metadata), subscriptionId: subscription.public_id },
-    invoice: null,
-    // Charged at once: there is no payment page to expire.
-    expiresAt: now,
-    now,
-  });
+  // Charged at once: there is no payment page to expire.
+  const payment = await insertPendingPayment(
+    trx,
+    services,
+    offer,
+    renewalPaymentFields(subscription, now, now),
+  );
   // NOTE: PROCESSING without a deadline: only this renewal's recorded answer may end it, so
   // no expiry or timeout can mark a payment failed that the provider may have charged.
   await transition(trx, services, payment, "PROCESSING", now, { processing_deadline_at: null });
