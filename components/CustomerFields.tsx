@@ -20,6 +20,53 @@ function detailsError(text: CodeEntryText, field: DetailsField, details: Entered
     : text.taxIdInvalid;
 }
 
+/** One of the customer's details: its label, input, hint and the server's refusal of it. */
+function DetailInput(props: {
+  field: DetailsField;
+  label: string;
+  type: "email" | "text";
+  autoComplete?: string;
+  inputMode?: "numeric";
+  maxLength: number;
+  required?: boolean;
+  hint?: string;
+  text: CodeEntryText;
+  details: EnteredDetails;
+  onEnter: (change: Partial<EnteredDetails>) => void;
+}) {
+  const { field, details } = props;
+  const invalid = details.invalid === field;
+  const hintId = props.hint === undefined ? null : `${field}-hint`;
+  const describedBy = [hintId, invalid ? `${field}-error` : null].filter(Boolean).join(" ");
+  return (
+    <>
+      <label class="field-label" for={field}>{props.label}</label>
+      <input
+        id={field}
+        name={field}
+        class="text-input"
+        // Preact's input attributes are a union discriminated by `type`; both are text inputs.
+        type={props.type as "text"}
+        autoComplete={props.autoComplete}
+        inputMode={props.inputMode}
+        maxLength={props.maxLength}
+        required={props.required}
+        value={details[field]}
+        aria-invalid={invalid ? "true" : "false"}
+        aria-describedby={describedBy || undefined}
+        onInput={(event) =>
+          props.onEnter({ [field]: (event.currentTarget as HTMLInputElement).value })}
+      />
+      {hintId !== null && <p class="hint" id={hintId}>{props.hint}</p>}
+      {invalid && (
+        <p id={`${field}-error`} class="field-error">
+          {detailsError(props.text, field, details)}
+        </p>
+      )}
+    </>
+  );
+}
+
 /**
  * The fields beside the code: the customer's e-mail address when the payment has none, and
  * "I need an invoice" with the company's name and NIP where the organisation offers invoices.
@@ -35,94 +82,60 @@ export function CustomerFields(props: {
   hydrated: boolean;
   onEnter: (change: Partial<EnteredDetails>) => void;
 }) {
+  const { text, details, onEnter } = props;
   return (
     <>
       {props.askEmail && (
         <div class="customer-field">
-          <label class="field-label" for="email">
-            {props.emailRequired ? props.text.emailLabelRequired : props.text.emailLabel}
-          </label>
-          <input
-            id="email"
-            name="email"
-            class="text-input"
+          <DetailInput
+            field="email"
+            label={props.emailRequired ? text.emailLabelRequired : text.emailLabel}
             type="email"
             autoComplete="email"
             maxLength={254}
             required={props.emailRequired}
-            value={props.details.email}
-            aria-invalid={props.details.invalid === "email" ? "true" : "false"}
-            aria-describedby={props.details.invalid === "email"
-              ? "email-hint email-error"
-              : "email-hint"}
-            onInput={(event) =>
-              props.onEnter({ email: (event.currentTarget as HTMLInputElement).value })}
+            hint={props.emailRequired ? text.emailHintRenewal : text.emailHint}
+            text={text}
+            details={details}
+            onEnter={onEnter}
           />
-          <p class="hint" id="email-hint">
-            {props.emailRequired ? props.text.emailHintRenewal : props.text.emailHint}
-          </p>
-          {props.details.invalid === "email" && (
-            <p id="email-error" class="field-error">
-              {detailsError(props.text, "email", props.details)}
-            </p>
-          )}
         </div>
       )}
       {props.offersInvoices && (
         <fieldset class="invoice">
-          <legend class="visually-hidden">{props.text.invoice}</legend>
+          <legend class="visually-hidden">{text.invoice}</legend>
           <label class="checkbox">
             <input
               type="checkbox"
               name="invoice"
-              checked={props.details.invoice}
+              checked={details.invoice}
               onChange={(event) =>
-                props.onEnter({ invoice: (event.currentTarget as HTMLInputElement).checked })}
+                onEnter({ invoice: (event.currentTarget as HTMLInputElement).checked })}
             />{" "}
-            {props.text.invoice}
+            {text.invoice}
           </label>
-          {(props.details.invoice || !props.hydrated) && (
+          {(details.invoice || !props.hydrated) && (
             <div class="invoice__fields">
-              <label class="field-label" for="companyName">{props.text.companyName}</label>
-              <input
-                id="companyName"
-                name="companyName"
-                class="text-input"
+              <DetailInput
+                field="companyName"
+                label={text.companyName}
                 type="text"
                 autoComplete="organization"
                 maxLength={200}
-                value={props.details.companyName}
-                aria-invalid={props.details.invalid === "companyName" ? "true" : "false"}
-                aria-describedby={props.details.invalid === "companyName"
-                  ? "companyName-error"
-                  : undefined}
-                onInput={(event) =>
-                  props.onEnter({ companyName: (event.currentTarget as HTMLInputElement).value })}
+                text={text}
+                details={details}
+                onEnter={onEnter}
               />
-              {props.details.invalid === "companyName" && (
-                <p id="companyName-error" class="field-error">
-                  {detailsError(props.text, "companyName", props.details)}
-                </p>
-              )}
-              <label class="field-label" for="taxId">{props.text.taxId}</label>
-              <input
-                id="taxId"
-                name="taxId"
-                class="text-input"
+              <DetailInput
+                field="taxId"
+                label={text.taxId}
                 type="text"
                 inputMode="numeric"
                 maxLength={20}
-                value={props.details.taxId}
-                aria-invalid={props.details.invalid === "taxId" ? "true" : "false"}
-                aria-describedby={props.details.invalid === "taxId" ? "taxId-error" : undefined}
-                onInput={(event) =>
-                  props.onEnter({ taxId: (event.currentTarget as HTMLInputElement).value })}
+                text={text}
+                details={details}
+                onEnter={onEnter}
               />
-              {props.details.invalid === "taxId" && (
-                <p id="taxId-error" class="field-error">
-                  {detailsError(props.text, "taxId", props.details)}
-                </p>
-              )}
             </div>
           )}
         </fieldset>
