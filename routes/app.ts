@@ -18,8 +18,7 @@ import { LazySurface } from "./lazy_surface.ts";
 import { clientAddress } from "./middleware/client_address.ts";
 import { rateLimit } from "./middleware/rate_limit.ts";
 import { RequestDrain } from "./middleware/drain.ts";
-import { requestId } from "./middleware/request_id.ts";
-import { requestLog } from "./middleware/request_log.ts";
+import { requestFrame } from "./middleware/request_frame.ts";
 import { createMetrics, createMetricsApp, createOps } from "./ops.ts";
 import { createProviderRoutes } from "./providers.ts";
 import { createStaticRoutes } from "./static.ts";
@@ -53,15 +52,12 @@ export function createApp(deps: AppDeps): PaysteadApp {
   registerBackupMetrics(metrics.registry, services.backups);
   registerProviderMetrics(metrics.registry, services.provider.health);
   const app = new Hono<AppEnv>();
-  app.use("*", async (_c, next) => {
-    webhooks.noteRequest();
-    await next();
-  });
-  app.use("*", requestId);
-  app.use("*", requestLog(log));
+  app.use(
+    "*",
+    requestFrame({ log, metrics: metrics.requests, onRequest: () => webhooks.noteRequest() }),
+  );
   const drain = new RequestDrain();
   app.use("*", drain.middleware);
-  app.use("*", metrics.middleware);
   // Public forms: a client address may open offers, try codes and sign in only so fast.
   const perClient = new TokenBucketLimiter({ perSecond: 2, burst: 20, clock });
   const limitClient = rateLimit(

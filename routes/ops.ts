@@ -6,9 +6,9 @@ import { ApiError } from "../lib/errors.ts";
 import type { AppEnv } from "./env.ts";
 import { RequestMetrics } from "./request_metrics.ts";
 
-/** Request counting and latency middleware, the Prometheus text endpoint and its registry. */
+/** Request counts and latencies, the Prometheus text endpoint and its registry. */
 export function createMetrics(): {
-  middleware: MiddlewareHandler;
+  requests: RequestMetrics;
   printMetrics: MiddlewareHandler;
   registry: Registry;
 } {
@@ -16,7 +16,7 @@ export function createMetrics(): {
   // For metrics other than the per-request ones, which are counted by hand on the hot path.
   const registry = new Registry();
   return {
-    middleware: requests.middleware,
+    requests,
     printMetrics: async (c) => c.text(requests.render() + await registry.metrics()),
     registry,
   };

@@ -1,6 +1,3 @@
-import type { MiddlewareHandler } from "hono";
-import { answeredRoute, type AppEnv } from "./env.ts";
-
 /** Latency buckets in seconds, fine-grained below 10 ms where the API should live. */
 const LATENCY_BUCKETS = [
   0.0005,
@@ -40,33 +37,27 @@ export class RequestMetrics {
     this.#prefix = prefix;
   }
 
-  readonly middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      const status = c.res.status;
-      const route = answeredRoute(c);
-      const key = `${c.req.method} ${route} ${status}`;
-      let series = this.#series.get(key);
-      if (!series) {
-        series = {
-          labels: `method="${c.req.method}",route="${escape(route)}",` +
-            `status="${status}",ok="${status >= 200 && status < 300}"`,
-          count: 0,
-          sum: 0,
-          buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
-        };
-        this.#series.set(key, series);
-      }
-      const seconds = (performance.now() - started) / 1000;
-      series.count++;
-      series.sum += seconds;
-      let bucket = 0;
-      while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]) bucket++;
-      series.buckets[bucket]++;
+  /** Counts one finished request and its latency. */
+  observe(method: string, route: string, status: number, latencyMs: number): void {
+    const key = `${method} ${route} ${status}`;
+    let series = this.#series.get(key);
+    if (!series) {
+      series = {
+        labels: `method="${method}",route="${escape(route)}",` +
+          `status="${status}",ok="${status >= 200 && status < 300}"`,
+        count: 0,
+        sum: 0,
+        buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
+      };
+      this.#series.set(key, series);
     }
-  };
+    const seconds = latencyMs / 1000;
+    series.count++;
+    series.sum += seconds;
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]) bucket++;
+    series.buckets[bucket]++;
+  }
 
   /** The metrics as Prometheus text. */
   render(): string {

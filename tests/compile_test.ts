@@ -205,7 +205,7 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
 
 Deno.test("[compile] the binaries, deno task start and the test servers share the heap bounds", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
-  assert.equal(V8_FLAGS, "--v8-flags=--max-semi-space-size=4,--max-old-space-size=160");
+  assert.equal(V8_FLAGS, "--v8-flags=--max-semi-space-size=8,--max-old-space-size=160");
   assert.ok((config.tasks.start as string).split(/\s+/).includes(V8_FLAGS));
   for (const command of await compileTask()) assert.ok(command.split(/\s+/).includes(V8_FLAGS));
 });

@@ -6,7 +6,6 @@ import type { AppEnv } from "../routes/env.ts";
 import { toApiError } from "../routes/errors.ts";
 import { renderError } from "../routes/html.tsx";
 import { LazySurface } from "../routes/lazy_surface.ts";
-import { requestId } from "../routes/middleware/request_id.ts";
 import { productionApiKey, startPaystead } from "./support/processes.ts";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
@@ -105,7 +104,11 @@ Deno.test("[surfaces] a production process loads its pages at their first reques
 /** An app with the request id, one lazy surface at `/shop/*`, a route after it and a 404. */
 function appWith(surface: LazySurface) {
   const app = new Hono<AppEnv>();
-  app.use("*", requestId);
+  app.use("*", async (c, next) => {
+    c.set("requestId", "req_lazysurfacetest");
+    await next();
+    c.res.headers.set("Request-Id", "req_lazysurfacetest");
+  });
   app.all("/shop/*", surface.handler);
   app.get("/shop/after", (c) => c.text("the next route"));
   app.notFound((c) =>

@@ -38,7 +38,7 @@ export async function keyed<R extends Response>(
     } catch (error) {
       if (!(error instanceof IdempotencyKeyTaken)) throw error;
     }
-    const taken = await settleTakenKey(c.var.ctx.services.store, key);
+    const taken = await settleTakenKey(c.get("ctx").services.store, key);
     if (taken.kind === "replay") {
       return c.body(taken.response.body, taken.response.status as ContentfulStatusCode, {
         "Content-Type": taken.response.contentType,
@@ -69,7 +69,7 @@ export function answered<T, B extends object, S extends ContentfulStatusCode>(
 ) {
   const statusOf = (value: T) => typeof status === "function" ? status(value) : status;
   return keyed(c, async (key) => {
-    const ctx = c.var.ctx;
+    const ctx = c.get("ctx");
     if (!key) {
       const value = await operation(ctx);
       return c.json(toBody(value) as object, statusOf(value)) as JsonAnswer<B, S>;

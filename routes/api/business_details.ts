@@ -26,7 +26,7 @@ export const businessDetails = createApiRouter()
       },
     }),
     async (c) => {
-      const { services, orgId } = c.var.ctx;
+      const { services, orgId } = c.get("ctx");
       return c.json(await requireBusinessDetails(services.accounts, orgId), 200);
     },
   )
@@ -47,7 +47,7 @@ export const businessDetails = createApiRouter()
       },
     }),
     async (c) => {
-      const { services, orgId } = c.var.ctx;
+      const { services, orgId } = c.get("ctx");
       const saved = await putBusinessDetails(
         services.accounts,
         orgId,

@@ -66,7 +66,7 @@ export const checkoutSessions = createApiRouter()
         c,
         201,
         (ctx) => createCheckoutSession(ctx, c.req.valid("param").id, c.req.valid("json")),
-        (session) => toCheckoutSession(session, c.var.ctx.services.config.publicUrl),
+        (session) => toCheckoutSession(session, c.get("ctx").services.config.publicUrl),
       ),
   )
   .openapi(
@@ -84,7 +84,7 @@ export const checkoutSessions = createApiRouter()
       },
     }),
     async (c) => {
-      const ctx = c.var.ctx;
+      const ctx = c.get("ctx");
       const session = await getCheckoutSession(ctx, c.req.valid("param").id);
       return c.json(toCheckoutSession(session, ctx.services.config.publicUrl), 200);
     },
@@ -110,7 +110,7 @@ export const checkoutSessions = createApiRouter()
         c,
         200,
         (ctx) => expireCheckoutSession(ctx, c.req.valid("param").sessionId),
-        (session) => toCheckoutSession(session, c.var.ctx.services.config.publicUrl),
+        (session) => toCheckoutSession(session, c.get("ctx").services.config.publicUrl),
       ),
   )
   .openapi(
@@ -139,6 +139,6 @@ export const checkoutSessions = createApiRouter()
         200,
         (ctx) =>
           completeCheckoutSession(ctx, c.req.valid("param").sessionId, c.req.valid("json").code),
-        (session) => toCheckoutSession(session, c.var.ctx.services.config.publicUrl),
+        (session) => toCheckoutSession(session, c.get("ctx").services.config.publicUrl),
       ),
   );

@@ -20,7 +20,7 @@ export const checkoutSettings = createApiRouter()
         ...errors(401, 403),
       },
     }),
-    async (c) => c.json(await getCheckoutSettings(c.var.ctx), 200),
+    async (c) => c.json(await getCheckoutSettings(c.get("ctx")), 200),
   )
   .openapi(
     createRoute({
@@ -38,5 +38,5 @@ export const checkoutSettings = createApiRouter()
         ...errors(400, 401, 403),
       },
     }),
-    async (c) => c.json(await putCheckoutSettings(c.var.ctx, c.req.valid("json")), 200),
+    async (c) => c.json(await putCheckoutSettings(c.get("ctx"), c.req.valid("json")), 200),
   );

@@ -30,7 +30,7 @@ export const events = createApiRouter()
       },
     }),
     async (c) => {
-      const page = await listEvents(c.var.ctx, c.req.valid("query"));
+      const page = await listEvents(c.get("ctx"), c.req.valid("query"));
       return c.json(listPage(page, toEvent), 200);
     },
   )
@@ -66,12 +66,12 @@ export const events = createApiRouter()
     async (c) => {
       const query = c.req.valid("query");
       const lastEventId = c.req.valid("header")["last-event-id"];
-      const stream = await openEventStream(c.var.ctx, c.var.principal.apiKeyPublicId, {
+      const stream = await openEventStream(c.get("ctx"), c.get("principal").apiKeyPublicId, {
         resumeAfter: lastEventId ?? query.startingAfter,
         resumeParam: lastEventId === undefined ? "startingAfter" : "Last-Event-ID",
         patterns: query.types,
       });
-      const reauthenticate = c.var.reauthenticate;
+      const reauthenticate = c.get("reauthenticate");
       return sseResponse(
         stream,
         { "Request-Id": c.get("requestId") },
@@ -90,5 +90,5 @@ export const events = createApiRouter()
       request: { params: z.object({ id: z.string().max(100) }) },
       responses: { 200: { description: "The event.", ...json(Event) }, ...errors(401, 403, 404) },
     }),
-    async (c) => c.json(toEvent(await getEvent(c.var.ctx, c.req.valid("param").id)), 200),
+    async (c) => c.json(toEvent(await getEvent(c.get("ctx"), c.req.valid("param").id)), 200),
   );

@@ -44,7 +44,7 @@ export const exports = createApiRouter()
       request: { query: PaymentExportQuery },
       responses: { 200: files, ...errors(400, 401, 403) },
     }),
-    (c) => send(c, exportPayments(c.var.ctx, c.req.valid("query"))),
+    (c) => send(c, exportPayments(c.get("ctx"), c.req.valid("query"))),
   )
   .openapi(
     createRoute({
@@ -58,5 +58,5 @@ export const exports = createApiRouter()
       request: { query: RefundExportQuery },
       responses: { 200: files, ...errors(400, 401, 403) },
     }),
-    (c) => send(c, exportRefunds(c.var.ctx, c.req.valid("query"))),
+    (c) => send(c, exportRefunds(c.get("ctx"), c.req.valid("query"))),
   );

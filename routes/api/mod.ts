@@ -1,12 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { ApiKeyAuthenticator } from "../../lib/api_keys.ts";
 import type { Services } from "../../lib/context.ts";
 import type { AppEnv } from "../env.ts";
-import { apiAuth } from "../middleware/api_auth.ts";
-import { limitBody } from "../middleware/body_limit.ts";
-import { idempotencyKeys } from "../middleware/idempotency.ts";
-import { jsonBody } from "../middleware/json_body.ts";
-import { rateLimit } from "../middleware/rate_limit.ts";
+import { apiRequest } from "../middleware/api_request.ts";
+import { takeOrRefuse } from "../middleware/rate_limit.ts";
 import { TokenBucketLimiter } from "../../lib/rate_limit.ts";
 import { businessDetails } from "./business_details.ts";
 import { checkoutSessions } from "./checkout_sessions.ts";
@@ -27,8 +25,6 @@ import { webhookEndpoints } from "./webhook_endpoints.ts";
 /** Request bodies are capped at 1 MiB. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-const limitApiBody = limitBody(MAX_BODY_BYTES, "The request body is larger than 1 MiB.");
-
 /** The merchant API: `/api/v1/...`, `POST /payments` and the OpenAPI document. */
 export function createApi(
   services: Services,
@@ -43,26 +39,29 @@ export function createApi(
     perSecond: rateLimitPerOrgPerSecond,
     clock: services.clock,
   });
-  const authenticatedAnyBody = [
-    apiAuth(services, authenticator),
-    rateLimit(
+  const limit = (c: Context<AppEnv>) => {
+    const principal = c.get("principal");
+    takeOrRefuse(
       perApiKey,
-      (c) => c.get("principal").apiKeyPublicId,
+      principal.apiKeyPublicId,
       `This API key is over its limit of ${rateLimitPerSecond} requests per second.`,
-    ),
-    rateLimit(
+    );
+    takeOrRefuse(
       perOrganisation,
-      (c) => String(c.get("principal").orgId),
+      String(principal.orgId),
       `This organisation's API keys together are over their limit of ${rateLimitPerOrgPerSecond} ` +
         "requests per second.",
-    ),
-  ] as const;
-  const authenticated = [limitApiBody, ...authenticatedAnyBody, jsonBody] as const;
-  const idempotent = idempotencyKeys(services);
+    );
+  };
+  const authenticated = apiRequest({
+    services,
+    authenticator,
+    limit,
+    jsonBody: { maxBytes: MAX_BODY_BYTES, tooLarge: "The request body is larger than 1 MiB." },
+  });
 
   const v1 = createApiRouter();
-  v1.use("*", ...authenticated);
-  v1.use("*", idempotent);
+  v1.use("*", authenticated);
   v1.route("/qr", offers);
   v1.route("/payments", payments);
   v1.route("/events", events);
@@ -80,13 +79,12 @@ export function createApi(
   // A provider's statement is CSV of up to 10 MiB, read by its route: neither the JSON body parser nor
   // the 1 MiB cap apply, and only on these paths (a "*" would run before every other route too).
   const statements = createApiRouter();
-  statements.use("/reconciliations", ...authenticatedAnyBody);
+  statements.use("/reconciliations", apiRequest({ services, authenticator, limit }));
   statements.route("/reconciliations", reconciliations);
 
   // Only this one path: a "*" middleware mounted at the root would guard every other page too.
   const alias = createApiRouter();
-  alias.use("/payments", ...authenticated);
-  alias.use("/payments", idempotent);
+  alias.use("/payments", authenticated);
   alias.route("/", paymentsAlias);
 
   const api = createApiRouter();

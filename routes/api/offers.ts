@@ -62,7 +62,7 @@ export const offers = createApiRouter()
       },
     }),
     async (c) => {
-      const page = await listOffers(c.var.ctx, c.req.valid("query"));
+      const page = await listOffers(c.get("ctx"), c.req.valid("query"));
       return c.json(listPage(page, toOffer), 200);
     },
   )
@@ -77,7 +77,7 @@ export const offers = createApiRouter()
       request: { params: QrIdParam },
       responses: { 200: { description: "The offer.", ...json(Offer) }, ...errors(401, 403, 404) },
     }),
-    async (c) => c.json(toOffer(await getOffer(c.var.ctx, c.req.valid("param").qrId)), 200),
+    async (c) => c.json(toOffer(await getOffer(c.get("ctx"), c.req.valid("param").qrId)), 200),
   )
   .openapi(
     createRoute({
@@ -95,7 +95,7 @@ export const offers = createApiRouter()
       },
     }),
     async (c) => {
-      const offer = await updateOffer(c.var.ctx, c.req.valid("param").qrId, c.req.valid("json"));
+      const offer = await updateOffer(c.get("ctx"), c.req.valid("param").qrId, c.req.valid("json"));
       return c.json(toOffer(offer), 200);
     },
   )
@@ -114,8 +114,8 @@ export const offers = createApiRouter()
       },
     }),
     async (c) => {
-      const offer = await getOffer(c.var.ctx, c.req.valid("param").qrId);
-      const svg = await offerQrSvg(c.var.ctx.services.config.publicUrl, offer.public_id);
+      const offer = await getOffer(c.get("ctx"), c.req.valid("param").qrId);
+      const svg = await offerQrSvg(c.get("ctx").services.config.publicUrl, offer.public_id);
       return c.body(svg, 200, {
         "Content-Type": "image/svg+xml",
         "Cache-Control": "private, max-age=300",

@@ -55,8 +55,8 @@ const createPaymentV1 = createPaymentRoute("/", "createPayment", "Create a hoste
 // One write: the payment, its event and the request's key with this answer (lib/payments/create.ts).
 const createPaymentHandler: RouteHandler<typeof createPaymentV1, AppEnv> = (c) =>
   keyed(c, async (key) => {
-    const payment = await createPayment(c.var.ctx, c.req.valid("json"), { key });
-    return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 201);
+    const payment = await createPayment(c.get("ctx"), c.req.valid("json"), { key });
+    return c.json(toPayment(payment, c.get("ctx").services.config.publicUrl), 201);
   });
 
 /** `POST /payments`: the specification's path for creating a hosted payment link. */
@@ -87,8 +87,8 @@ export const payments = createApiRouter()
       },
     }),
     async (c) => {
-      const page = await listPayments(c.var.ctx, c.req.valid("query"));
-      const publicUrl = c.var.ctx.services.config.publicUrl;
+      const page = await listPayments(c.get("ctx"), c.req.valid("query"));
+      const publicUrl = c.get("ctx").services.config.publicUrl;
       return c.json(listPage(page, (row) => toPayment(row, publicUrl)), 200);
     },
   )
@@ -107,8 +107,8 @@ export const payments = createApiRouter()
       },
     }),
     async (c) => {
-      const payment = await getApiPayment(c.var.ctx, c.req.valid("param").paymentId);
-      return c.json(toPayment(payment, c.var.ctx.services.config.publicUrl), 200);
+      const payment = await getApiPayment(c.get("ctx"), c.req.valid("param").paymentId);
+      return c.json(toPayment(payment, c.get("ctx").services.config.publicUrl), 200);
     },
   )
   .openapi(
@@ -132,7 +132,7 @@ export const payments = createApiRouter()
         c,
         200,
         (ctx) => cancelPayment(ctx, c.req.valid("param").paymentId),
-        (payment) => toPayment(payment, c.var.ctx.services.config.publicUrl),
+        (payment) => toPayment(payment, c.get("ctx").services.config.publicUrl),
       ),
   )
   .openapi(
@@ -160,6 +160,6 @@ export const payments = createApiRouter()
         c,
         200,
         (ctx) => completePayment(ctx, c.req.valid("param").paymentId, c.req.valid("json").code),
-        (payment) => toPayment(payment, c.var.ctx.services.config.publicUrl),
+        (payment) => toPayment(payment, c.get("ctx").services.config.publicUrl),
       ),
   );

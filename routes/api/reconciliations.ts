@@ -44,12 +44,12 @@ export const reconciliations = createApiRouter()
         throw new ApiError(
           "unsupported_media_type",
           `Send ${
-            statementDialect(c.var.ctx).source
+            statementDialect(c.get("ctx")).source
           }'s statement as the body with 'Content-Type: text/csv'.`,
         );
       }
       const statement = await readBodyUpTo(c.req.raw, MAX_STATEMENT_BYTES);
-      return c.json(await reconcile(c.var.ctx, statement), 201);
+      return c.json(await reconcile(c.get("ctx"), statement), 201);
     },
   )
   .openapi(
@@ -67,7 +67,7 @@ export const reconciliations = createApiRouter()
       },
     }),
     async (c) => {
-      const page = await listReconciliations(c.var.ctx, c.req.valid("query"));
+      const page = await listReconciliations(c.get("ctx"), c.req.valid("query"));
       return c.json(listPage(page, toReconciliation), 200);
     },
   );

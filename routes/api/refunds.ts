@@ -65,7 +65,7 @@ export const paymentRefunds = createApiRouter()
     }),
     async (c) => {
       const page = await listRefunds(
-        c.var.ctx,
+        c.get("ctx"),
         c.req.valid("param").paymentId,
         c.req.valid("query"),
       );
@@ -88,5 +88,6 @@ export const refunds = createApiRouter()
       },
       responses: { 200: { description: "The refund.", ...json(Refund) }, ...errors(401, 403, 404) },
     }),
-    async (c) => c.json(toRefund(await getRefund(c.var.ctx, c.req.valid("param").refundId)), 200),
+    async (c) =>
+      c.json(toRefund(await getRefund(c.get("ctx"), c.req.valid("param").refundId)), 200),
   );

@@ -36,7 +36,7 @@ export const sandbox = createApiRouter()
         ...errors(401, 403),
       },
     }),
-    async (c) => c.json(await getSandboxClock(c.var.ctx), 200),
+    async (c) => c.json(await getSandboxClock(c.get("ctx")), 200),
   )
   .openapi(
     createRoute({
@@ -76,7 +76,7 @@ export const sandbox = createApiRouter()
       },
     }),
     async (c) => {
-      const page = await listSandboxEmails(c.var.ctx, c.req.valid("query"));
+      const page = await listSandboxEmails(c.get("ctx"), c.req.valid("query"));
       return c.json(listPage(page, toSandboxEmail), 200);
     },
   );

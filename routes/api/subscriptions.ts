@@ -41,7 +41,7 @@ export const subscriptions = createApiRouter()
       },
     }),
     async (c) => {
-      const page = await listSubscriptions(c.var.ctx, c.req.valid("query"));
+      const page = await listSubscriptions(c.get("ctx"), c.req.valid("query"));
       return c.json(listPage(page, toSubscription), 200);
     },
   )
@@ -60,7 +60,7 @@ export const subscriptions = createApiRouter()
       },
     }),
     async (c) => {
-      const subscription = await getSubscription(c.var.ctx, c.req.valid("param").subscriptionId);
+      const subscription = await getSubscription(c.get("ctx"), c.req.valid("param").subscriptionId);
       return c.json(toSubscription(subscription), 200);
     },
   )

@@ -34,7 +34,7 @@ export const webhookDeliveries = createApiRouter()
     }),
     async (c) => {
       const page = await listEventDeliveries(
-        c.var.ctx,
+        c.get("ctx"),
         c.req.valid("param").id,
         c.req.valid("query"),
       );

@@ -90,7 +90,7 @@ export const webhookEndpoints = createApiRouter()
       },
     }),
     async (c) => {
-      const page = await listWebhookEndpoints(c.var.ctx, c.req.valid("query"));
+      const page = await listWebhookEndpoints(c.get("ctx"), c.req.valid("query"));
       return c.json(listPage(page, toWebhookEndpoint), 200);
     },
   )
@@ -109,7 +109,7 @@ export const webhookEndpoints = createApiRouter()
       },
     }),
     async (c) => {
-      const endpoint = await getWebhookEndpoint(c.var.ctx, c.req.valid("param").id);
+      const endpoint = await getWebhookEndpoint(c.get("ctx"), c.req.valid("param").id);
       return c.json(toWebhookEndpoint(endpoint), 200);
     },
   )
@@ -130,7 +130,7 @@ export const webhookEndpoints = createApiRouter()
     }),
     async (c) => {
       const endpoint = await updateWebhookEndpoint(
-        c.var.ctx,
+        c.get("ctx"),
         c.req.valid("param").id,
         c.req.valid("json"),
       );
@@ -152,7 +152,7 @@ export const webhookEndpoints = createApiRouter()
       },
     }),
     async (c) => {
-      const endpoint = await deleteWebhookEndpoint(c.var.ctx, c.req.valid("param").id);
+      const endpoint = await deleteWebhookEndpoint(c.get("ctx"), c.req.valid("param").id);
       return c.json({ id: endpoint.public_id, deleted: true as const }, 200);
     },
   )
@@ -231,7 +231,7 @@ export const webhookEndpoints = createApiRouter()
       },
     }),
     async (c) => {
-      const secret = await revealWebhookEndpointSecret(c.var.ctx, c.req.valid("param").id);
+      const secret = await revealWebhookEndpointSecret(c.get("ctx"), c.req.valid("param").id);
       return c.json(secret, 200);
     },
   )
@@ -280,7 +280,7 @@ export const webhookEndpoints = createApiRouter()
     }),
     async (c) => {
       const endpointId = c.req.valid("param").id;
-      const page = await listWebhookEndpointRecords(c.var.ctx, endpointId, c.req.valid("query"));
+      const page = await listWebhookEndpointRecords(c.get("ctx"), endpointId, c.req.valid("query"));
       return c.json(listPage(page, (row) => toWebhookEndpointRecord(row, endpointId)), 200);
     },
   );

@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { ApiError } from "../../lib/errors.ts";
 import type { AppEnv } from "../env.ts";
+import { readBodyUpTo } from "./body_limit.ts";
 
 const MAX_DEPTH = 32;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -13,16 +14,26 @@ function tooDeep(value: unknown, depth: number): boolean {
 }
 
 /**
- * Reads a JSON request body once, with errors a person can act on: wrong content type (415),
- * invalid UTF-8, invalid JSON or nesting deeper than 32 levels (400). The parsed value is
- * handed to the route validators through hono's body cache.
+ * Reads a JSON request body once, with errors a person can act on: larger than `maxBytes`
+ * (413 `tooLarge`, read no further), wrong content type (415), invalid UTF-8, invalid JSON or
+ * nesting deeper than 32 levels (400). The parsed value is handed to the route validators
+ * through hono's body cache.
  */
-export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method !== "POST" && c.req.method !== "PUT" && c.req.method !== "PATCH") {
-    return next();
+export async function readJsonBody(
+  c: Context<AppEnv>,
+  maxBytes: number,
+  tooLarge: string,
+): Promise<void> {
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    throw new ApiError("body_too_large", tooLarge);
   }
-  const raw = new Uint8Array(await c.req.arrayBuffer());
-  if (raw.byteLength === 0) return next();
+  // A declared length is what the server reads, no more; a chunked body is read up to the cap.
+  const raw = declared !== undefined
+    ? new Uint8Array(await c.req.arrayBuffer())
+    : await readBodyUpTo(c.req.raw, maxBytes);
+  if (raw.byteLength > maxBytes) throw new ApiError("body_too_large", tooLarge);
+  if (raw.byteLength === 0) return;
   const contentType = c.req.header("content-type") ?? "";
   const [mediaType, ...params] = contentType.split(";").map((part) => part.trim().toLowerCase());
   if (mediaType !== "application/json") {
@@ -54,5 +65,4 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   c.set("jsonBody", value);
   c.req.bodyCache.json = Promise.resolve(value);
-  await next();
-};
+}

@@ -10,13 +10,18 @@ export function rateLimit(
   message: string,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const decision = limiter.take(keyOf(c));
-    if (!decision.allowed) {
-      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      throw new ApiError("rate_limited", `${message} Retry after ${seconds} s.`, {
-        headers: { "Retry-After": String(seconds) },
-      });
-    }
+    takeOrRefuse(limiter, keyOf(c), message);
     await next();
   };
+}
+
+/** Takes a request from `key`'s bucket, or refuses it with 429 and `Retry-After`. */
+export function takeOrRefuse(limiter: TokenBucketLimiter, key: string, message: string): void {
+  const decision = limiter.take(key);
+  if (!decision.allowed) {
+    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    throw new ApiError("rate_limited", `${message} Retry after ${seconds} s.`, {
+      headers: { "Retry-After": String(seconds) },
+    });
+  }
 }

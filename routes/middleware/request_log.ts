@@ -1,6 +1,6 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { Logger } from "../../lib/log.ts";
-import { answeredRoute, type AppEnv } from "../env.ts";
+import type { AppEnv } from "../env.ts";
 
 /** Route parameters that are bearer secrets: whoever reads them can use them. */
 const SECRET_PARAMS = [":token"];
@@ -19,21 +19,21 @@ export function loggedPath(path: string, routePath: string): string {
 }
 
 /**
- * Logs one JSON line per request: id, method, route pattern, path, status and latency. Never
- * headers, query strings, bodies or secrets in paths, where keys, tokens and payment codes travel.
+ * Logs one JSON line for a finished request: id, method, route pattern, path, status and latency.
+ * Never headers, query strings, bodies or secrets in paths, where keys, tokens and payment codes
+ * travel.
  */
-export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const started = performance.now();
-    await next();
-    const route = answeredRoute(c);
-    log.info("request", {
-      requestId: c.get("requestId"),
-      method: c.req.method,
-      route,
-      path: loggedPath(c.req.path, route),
-      status: c.res.status,
-      latencyMs: Math.round((performance.now() - started) * 100) / 100,
-    });
-  };
+export function logRequest(
+  log: Logger,
+  c: Context<AppEnv>,
+  request: { requestId: string; route: string; latencyMs: number },
+): void {
+  log.info("request", {
+    requestId: request.requestId,
+    method: c.req.method,
+    route: request.route,
+    path: loggedPath(c.req.path, request.route),
+    status: c.res.status,
+    latencyMs: Math.round(request.latencyMs * 100) / 100,
+  });
 }
