@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers";
 import type { Kysely } from "kysely";
 import {
   type ExecuteResult,
@@ -48,6 +49,11 @@ export interface CommitProbe {
 
 /** Batches whose fsync may run while the next batch executes: one running, one committing. */
 const MAX_FLUSHES = 2;
+
+/** Resolves after the event loop's next poll for I/O. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** The writer behind each transaction handle handed to write callbacks. */
 const writers = new WeakMap<object, GroupCommitWriter<unknown>>();
@@ -228,6 +234,10 @@ export class GroupCommitWriter<S> {
         while (this.#flushing.size >= MAX_FLUSHES) await Promise.race(this.#flushing);
         const hold = this.#beforeBatch();
         if (hold) await hold;
+        // NOTE: one turn of the event loop first lets requests that have arrived reach their
+        // writes and share this commit: at 32 connections batches of 14 instead of 7, so each
+        // commit's page writes are shared by twice as many.
+        await nextTurn();
         await this.#runBatch(this.#pending.splice(0, this.#maxBatchSize));
       }
     } finally {

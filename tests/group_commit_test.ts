@@ -32,10 +32,9 @@ Deno.test("[group-commit] a write is acknowledged only once on disk; the next ba
     return await Promise.resolve(1);
   }).then((value) => log.push(`acknowledged ${value}`));
   await turn();
-  const claim = writer.writeVisible(() => Promise.resolve(2)).then((v) => log.push(`visible ${v}`));
+  await writer.writeVisible(() => Promise.resolve(2)).then((v) => log.push(`visible ${v}`));
   const third = writer.write(() => Promise.resolve(3)).then((v) => log.push(`acknowledged ${v}`));
   await turn();
-  await claim;
   // Batch 2 committed while batch 1's fsync runs; batch 3 waits, as two fsyncs are running.
   assert.deepEqual(log, ["commit 1", "commit 2", "visible 2"]);
   assert.equal(flushes.length, 2);
@@ -106,16 +105,13 @@ function recordingWriter(active: boolean) {
     new StorageHealth("file:test.db"),
   );
   const run = (trx: Kysely<EnvironmentSchema>, name: string) => sql.raw(name).execute(trx);
-  // A write in a batch of its own, so the writes queued behind it share the next batch.
-  const gate = writer.write(() => new Promise((resolve) => setTimeout(resolve, 0)));
-  return { writer, log, run, gate };
+  return { writer, log, run };
 }
 
 Deno.test("[group-commit] a one-statement write shares a batch without a savepoint; its failure undoes only it", async () => {
-  const { writer, log, run, gate } = recordingWriter(true);
-  await Promise.resolve();
+  const { writer, log, run } = recordingWriter(true);
+  // Writes made in one turn of the event loop share its batch.
   const results = await Promise.allSettled([
-    gate,
     writer.write((trx) => run(trx, "first")),
     writer.writeStatement((trx) => run(trx, "claim")),
     writer.writeStatement((trx) => run(trx, "bad claim")),
@@ -124,12 +120,10 @@ Deno.test("[group-commit] a one-statement write shares a batch without a savepoi
   assert.deepEqual(results.map((result) => result.status), [
     "fulfilled",
     "fulfilled",
-    "fulfilled",
     "rejected",
     "fulfilled",
   ]);
   assert.deepEqual(log, [
-    "COMMIT",
     "SAVEPOINT write_item",
     "first",
     "RELEASE write_item",
@@ -143,33 +137,29 @@ Deno.test("[group-commit] a one-statement write shares a batch without a savepoi
 });
 
 Deno.test("[group-commit] a batch of declared writes runs without savepoints", async () => {
-  const { writer, log, gate } = recordingWriter(true);
-  const [, a, b] = await Promise.all([
-    gate,
+  const { writer, log } = recordingWriter(true);
+  const [a, b] = await Promise.all([
     writer.writeStatements([{ sql: "a1", args: [] }, { sql: "a2", args: [] }]),
     writer.writeStatements([{ sql: "b1", args: [] }]),
   ]);
   assert.deepEqual([a.length, b.length], [2, 1]);
-  assert.deepEqual(log, ["COMMIT", "a1", "a2", "b1", "COMMIT"]);
+  assert.deepEqual(log, ["a1", "a2", "b1", "COMMIT"]);
 });
 
 Deno.test("[group-commit] a failing declared write rolls its batch back, which runs again with savepoints", async () => {
-  const { writer, log, gate } = recordingWriter(true);
+  const { writer, log } = recordingWriter(true);
   const results = await Promise.allSettled([
-    gate,
     writer.writeStatements([{ sql: "a", args: [] }]),
     writer.writeStatements([{ sql: "b1", args: [] }, { sql: "bad b2", args: [] }]),
     writer.writeStatements([{ sql: "c", args: [] }]),
   ]);
   assert.deepEqual(results.map((result) => result.status), [
     "fulfilled",
-    "fulfilled",
     "rejected",
     "fulfilled",
   ]);
-  assert.match(String((results[2] as PromiseRejectedResult).reason), /failed: bad b2/);
+  assert.match(String((results[1] as PromiseRejectedResult).reason), /failed: bad b2/);
   assert.deepEqual(log, [
-    "COMMIT",
     "a",
     "b1",
     "bad b2",
@@ -190,15 +180,14 @@ Deno.test("[group-commit] a failing declared write rolls its batch back, which r
 });
 
 Deno.test("[group-commit] a declared write failing where SQLite ended the transaction fails its batch", async () => {
-  const { writer, log, gate } = recordingWriter(false);
+  const { writer, log } = recordingWriter(false);
   const results = await Promise.allSettled([
-    gate,
     writer.writeStatements([{ sql: "a", args: [] }]),
     writer.writeStatements([{ sql: "bad b", args: [] }]),
   ]);
-  assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "rejected"]);
+  assert.deepEqual(results.map((result) => result.status), ["rejected", "rejected"]);
   // Not run again: a full disk or an I/O error fails the batch as before.
-  assert.deepEqual(log, ["COMMIT", "a", "bad b", "ROLLBACK"]);
+  assert.deepEqual(log, ["a", "bad b", "ROLLBACK"]);
 });
 
 Deno.test("[group-commit] on SQLite, a declared write that fails half-way leaves nothing; its batch commits", async () => {
@@ -207,20 +196,13 @@ Deno.test("[group-commit] on SQLite, a declared write that fails half-way leaves
   try {
     await store.write((trx) => sql`CREATE TABLE t (x INTEGER PRIMARY KEY)`.execute(trx));
     const insert = (x: number) => ({ sql: "INSERT INTO t (x) VALUES (?)", args: [x] });
-    const gate = store.write(() => new Promise((resolve) => setTimeout(resolve, 0)));
     const results = await Promise.allSettled([
-      gate,
       store.writeStatements([insert(1), insert(2)]),
       store.writeStatements([insert(3), insert(1)]),
       store.writeStatements([insert(4)]),
     ]);
-    assert.deepEqual(results.map((result) => result.status), [
-      "fulfilled",
-      "fulfilled",
-      "rejected",
-      "fulfilled",
-    ]);
-    assert.match(String((results[2] as PromiseRejectedResult).reason), /UNIQUE|PRIMARY KEY/);
+    assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "fulfilled"]);
+    assert.match(String((results[1] as PromiseRejectedResult).reason), /UNIQUE|PRIMARY KEY/);
     const rows = await sql<{ x: number }>`SELECT x FROM t ORDER BY x`.execute(store.db);
     assert.deepEqual(rows.rows.map((row) => row.x), [1, 2, 4]);
   } finally {
@@ -230,31 +212,28 @@ Deno.test("[group-commit] on SQLite, a declared write that fails half-way leaves
 });
 
 Deno.test("[group-commit] a one-statement write's failure that ended the transaction fails its batch", async () => {
-  const { writer, log, run, gate } = recordingWriter(false);
+  const { writer, log, run } = recordingWriter(false);
   const results = await Promise.allSettled([
-    gate,
     writer.write((trx) => run(trx, "first")),
     writer.writeStatement((trx) => run(trx, "bad claim")),
   ]);
-  assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "rejected"]);
+  assert.deepEqual(results.map((result) => result.status), ["rejected", "rejected"]);
   assert.deepEqual(log.slice(-2), ["bad claim", "ROLLBACK"]);
 });
 
 Deno.test("[group-commit] a one-statement write that makes a second statement is refused", async () => {
-  const { writer, log, run, gate } = recordingWriter(true);
+  const { writer, log, run } = recordingWriter(true);
   const results = await Promise.allSettled([
-    gate,
     writer.write((trx) => run(trx, "other")),
     writer.writeStatement(async (trx) => {
       await run(trx, "one");
       await run(trx, "two");
     }),
   ]);
-  assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "rejected"]);
-  assert.match(String((results[2] as PromiseRejectedResult).reason), /makes one statement/);
+  assert.deepEqual(results.map((result) => result.status), ["rejected", "rejected"]);
+  assert.match(String((results[1] as PromiseRejectedResult).reason), /makes one statement/);
   // Its first statement took effect and cannot be undone alone: the batch rolls back.
   assert.deepEqual(log, [
-    "COMMIT",
     "SAVEPOINT write_item",
     "other",
     "RELEASE write_item",
@@ -264,25 +243,22 @@ Deno.test("[group-commit] a one-statement write that makes a second statement is
 });
 
 Deno.test("[group-commit] claiming a new Idempotency-Key is one statement in the batch", async () => {
-  const { writer, log, gate } = recordingWriter(true);
+  const { writer, log } = recordingWriter(true);
   const store = {
     writeStatement: (work) => writer.writeStatement(work),
     writeVisible: (work) => writer.writeVisible(work),
     write: (work) => writer.write(work),
   } as Pick<Store<EnvironmentSchema>, "write" | "writeVisible" | "writeStatement">;
-  const claims = await Promise.all([
-    gate,
-    claimKey(store as Store<EnvironmentSchema>, {
-      orgId: 1,
-      key: "k1",
-      fingerprint: "f",
-      at: 1_000,
-    }),
-  ]);
-  assert.deepEqual(claims[1], { id: 7, lockedUntil: 61_000 });
-  assert.deepEqual(log.slice(1).map((sql) => sql.replace(/ \(.*/, "")), [
+  const claim = await claimKey(store as Store<EnvironmentSchema>, {
+    orgId: 1,
+    key: "k1",
+    fingerprint: "f",
+    at: 1_000,
+  });
+  assert.deepEqual(claim, { id: 7, lockedUntil: 61_000 });
+  assert.deepEqual(log.map((sql) => sql.replace(/ \(.*/, "")), [
     'insert into "idempotency_keys"',
     "(autocommit)",
   ]);
-  assert.match(log[1], /on conflict \("org_id", "key"\) do nothing$/);
+  assert.match(log[0], /on conflict \("org_id", "key"\) do nothing$/);
 });
