@@ -383,7 +383,7 @@ export async function startOfferPayment(
       offerName: offer.name,
     };
   }
-  const payment = await createPayment(
+  const { payment } = await createPayment(
     await orgContextOnClock(services, offer.org_id),
     CreatePaymentRequest.parse({ qrId }),
     { askedOnPage: true },

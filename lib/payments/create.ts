@@ -18,6 +18,12 @@ import {
 } from "./mod.ts";
 import type { CreatePaymentRequest } from "./schemas.ts";
 
+/** A new payment, with its API form as JSON: what `POST /payments` answers and its key replays. */
+export interface CreatedPayment {
+  payment: PaymentRecord;
+  answer: string;
+}
+
 /** How often a create reads its offer again when the offer changed under it. */
 const OFFER_READS = 5;
 
@@ -37,7 +43,7 @@ export async function createPayment(
   ctx: OrgContext,
   input: CreatePaymentRequest,
   options: { askedOnPage?: boolean; key?: RequestKey } = {},
-): Promise<PaymentRecord> {
+): Promise<CreatedPayment> {
   const { services } = ctx;
   requireHttpsInProduction(services, input.successUrl, "successUrl");
   requireHttpsInProduction(services, input.cancelUrl, "cancelUrl");
@@ -70,7 +76,7 @@ export async function createPayment(
     if (inserted.rowsAffected === 1) {
       services.offers.remember(offer);
       services.scheduler.wake(PAYMENT_DEADLINES_JOB, systemTimeOf(ctx, payment.expires_at));
-      return { ...record, id: Number(inserted.lastInsertRowid) };
+      return { payment: { ...record, id: Number(inserted.lastInsertRowid) }, answer };
     }
     services.offers.forget(ctx.orgId, input.qrId);
     const current = await findOffer(ctx.db, ctx.orgId, input.qrId);

@@ -17,6 +17,21 @@ type JsonAnswer<B, S extends ContentfulStatusCode> =
   & Response
   & TypedResponse<JSONParsed<B>, S, "json">;
 
+/**
+ * A JSON answer already made into text (the text its Idempotency-Key keeps), typed as the
+ * route declares it: the body is serialized once.
+ */
+export function jsonText<B, S extends ContentfulStatusCode>(
+  c: Context<AppEnv>,
+  text: string,
+  status: S,
+): JsonAnswer<B, S> {
+  return c.body(text, status, { "Content-Type": "application/json" }) as unknown as JsonAnswer<
+    B,
+    S
+  >;
+}
+
 /** How often a request runs again after finding its key stale (expired or abandoned) and removed. */
 const RUNS = 3;
 
@@ -83,12 +98,8 @@ export function answered<T, B extends object, S extends ContentfulStatusCode>(
       await request.fail();
       throw error;
     }
-    const body = toBody(value);
-    await request.finish({
-      status: statusOf(value),
-      contentType: "application/json",
-      body: JSON.stringify(body),
-    });
-    return c.json(body as object, statusOf(value)) as JsonAnswer<B, S>;
+    const text = JSON.stringify(toBody(value));
+    await request.finish({ status: statusOf(value), contentType: "application/json", body: text });
+    return jsonText<B, S>(c, text, statusOf(value));
   });
 }

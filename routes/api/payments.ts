@@ -14,7 +14,7 @@ import {
   Payment,
 } from "../../lib/payments/schemas.ts";
 import type { AppEnv } from "../env.ts";
-import { answered, keyed } from "./answers.ts";
+import { answered, jsonText, keyed } from "./answers.ts";
 import {
   createApiRouter,
   emptyBody,
@@ -55,8 +55,8 @@ const createPaymentV1 = createPaymentRoute("/", "createPayment", "Create a hoste
 // One write: the payment, its event and the request's key with this answer (lib/payments/create.ts).
 const createPaymentHandler: RouteHandler<typeof createPaymentV1, AppEnv> = (c) =>
   keyed(c, async (key) => {
-    const payment = await createPayment(c.get("ctx"), c.req.valid("json"), { key });
-    return c.json(toPayment(payment, c.get("ctx").services.config.publicUrl), 201);
+    const { answer } = await createPayment(c.get("ctx"), c.req.valid("json"), { key });
+    return jsonText<Payment, 201>(c, answer, 201);
   });
 
 /** `POST /payments`: the specification's path for creating a hosted payment link. */
