@@ -26,10 +26,8 @@ export function jsonText<B, S extends ContentfulStatusCode>(
   text: string,
   status: S,
 ): JsonAnswer<B, S> {
-  return c.body(text, status, { "Content-Type": "application/json" }) as unknown as JsonAnswer<
-    B,
-    S
-  >;
+  const response = c.body(text, status, { "Content-Type": "application/json" });
+  return response as unknown as JsonAnswer<B, S>;
 }
 
 /** How often a request runs again after finding its key stale (expired or abandoned) and removed. */
