@@ -28,10 +28,18 @@ export async function readJsonBody(
   if (declared !== undefined && Number(declared) > maxBytes) {
     throw new ApiError("body_too_large", tooLarge);
   }
-  // A declared length is what the server reads, no more; a chunked body is read up to the cap.
-  const raw = declared !== undefined
-    ? new Uint8Array(await c.req.arrayBuffer())
-    : await readBodyUpTo(c.req.raw, maxBytes);
+  // A declared length is what the server reads, no more; a chunked body is read up to the cap,
+  // and kept where hono's validators look for the body it consumed.
+  let raw: Uint8Array;
+  if (declared !== undefined) {
+    raw = new Uint8Array(await c.req.arrayBuffer());
+  } else {
+    raw = await readBodyUpTo(c.req.raw, maxBytes);
+    // hono keeps each body as its promise, whatever the type of bodyCache says.
+    (c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(
+      raw.buffer as ArrayBuffer,
+    );
+  }
   if (raw.byteLength > maxBytes) throw new ApiError("body_too_large", tooLarge);
   if (raw.byteLength === 0) return;
   const contentType = c.req.header("content-type") ?? "";
