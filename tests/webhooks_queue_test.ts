@@ -207,7 +207,15 @@ Deno.test("[webhooks] the scheduled job never waits for the queue's work", async
     const queue = new WebhookDispatcher(t.services);
     // A long write holds the writer, so the queue's round is stuck inside its own write.
     let release!: () => void;
-    const held = t.store.write(() => new Promise<void>((resolve) => (release = resolve)));
+    let holding!: () => void;
+    const writerHeld = new Promise<void>((resolve) => (holding = resolve));
+    const held = t.store.write(() =>
+      new Promise<void>((resolve) => {
+        release = resolve;
+        holding();
+      })
+    );
+    await writerHeld;
     queue.kick();
     try {
       // The scheduler runs one job at a time: payment deadlines must not wait behind webhooks.
