@@ -16,18 +16,12 @@ import {
   loadConfig,
 } from "./lib/config.ts";
 import { StorageOpenError } from "./db/storage_health.ts";
-import { DEVTOOLS_USAGE, runDevtool } from "./lib/cli/mod.ts";
+import { DEVTOOLS_USAGE } from "./lib/cli/usage.ts";
 import { ApiError } from "./lib/errors.ts";
 import { restrictFile, restrictUmask } from "./lib/file_modes.ts";
-import { describePlan, describeResult } from "./lib/config_transfer/describe.ts";
-import { exportConfig } from "./lib/config_transfer/export.ts";
-import { MAX_CONFIG_BYTES, parseConfig, serializeConfig } from "./lib/config_transfer/format.ts";
-import { applyImport, planImport } from "./lib/config_transfer/import.ts";
 import { type OrgContext, orgContext } from "./lib/context.ts";
 import { createLogger } from "./lib/log.ts";
-import { runOpsCommand } from "./lib/ops/commands.ts";
 import { OpsError, OpsUsageError } from "./lib/ops/errors.ts";
-import { runFakePayuCommand } from "./lib/providers/payu/fake/cli.ts";
 import { buildServices } from "./lib/services.ts";
 import { closeDatabases, openDatabases, serve } from "./server.ts";
 
@@ -139,6 +133,8 @@ function withOrganisation<T>(
 
 async function configExport(options: Options, config: Config): Promise<number> {
   const slug = required(options, "org");
+  const { exportConfig } = await import("./lib/config_transfer/export.ts");
+  const { serializeConfig } = await import("./lib/config_transfer/format.ts");
   const text = await withOrganisation(
     config,
     slug,
@@ -165,6 +161,9 @@ async function configExport(options: Options, config: Config): Promise<number> {
 async function configImport(options: Options, config: Config): Promise<number> {
   const slug = required(options, "org");
   const path = required(options, "file");
+  const { MAX_CONFIG_BYTES, parseConfig } = await import("./lib/config_transfer/format.ts");
+  const { applyImport, planImport } = await import("./lib/config_transfer/import.ts");
+  const { describePlan, describeResult } = await import("./lib/config_transfer/describe.ts");
   const size = (await Deno.stat(path).catch(() => null))?.size;
   if (size === undefined) throw new ApiError("parameter_invalid", `${path} cannot be read.`);
   if (size > MAX_CONFIG_BYTES) {
@@ -192,13 +191,15 @@ async function configImport(options: Options, config: Config): Promise<number> {
 }
 
 async function run(words: string[], options: Options, config: Config): Promise<number> {
+  const command = words.join(" ");
+  // NOTE: the other commands' own modules are imported when they run: the start task loads a
+  // dynamic import's modules only then, so a server neither resolves nor holds them (issue 34).
+  if (command === "serve") return await serve(config);
+  const { runDevtool } = await import("./lib/cli/mod.ts");
   const devtool = await runDevtool(words, options, config);
   if (devtool !== null) return devtool;
-  const command = words.join(" ");
   const now = Date.now();
   switch (command) {
-    case "serve":
-      return await serve(config);
     case "migrate":
       await withDatabases(config, () => Promise.resolve());
       console.log(`Migrated ${config.accountsDatabaseUrl} and ${config.databaseUrl}.`);
@@ -285,7 +286,7 @@ async function run(words: string[], options: Options, config: Config): Promise<n
     case "healthcheck":
     case "doctor":
     case "version":
-      return await runOpsCommand(command, options, config);
+      return await (await import("./lib/ops/commands.ts")).runOpsCommand(command, options, config);
     case "config export":
       return await configExport(options, config);
     case "config import":
@@ -305,7 +306,11 @@ export async function main(
 ): Promise<number> {
   restrictUmask();
   // The fake PayU is not Paystead: it takes its own flags and needs no configuration.
-  if (args[0] === "fake-payu" && !built.environment) return await runFakePayuCommand(args.slice(1));
+  if (args[0] === "fake-payu" && !built.environment) {
+    return await (await import("./lib/providers/payu/fake/cli.ts")).runFakePayuCommand(
+      args.slice(1),
+    );
+  }
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });

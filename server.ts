@@ -9,6 +9,7 @@ import { OpsError } from "./lib/ops/errors.ts";
 import { createLogger, errorFields, type Logger } from "./lib/log.ts";
 import { backupBeforeMigrating } from "./lib/ops/pre_migration_backup.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
+import { collectStartGarbage } from "./lib/start_garbage.ts";
 import { Counter } from "prom-client";
 import { Listener } from "./listener.ts";
 import { createApp } from "./routes/app.ts";
@@ -208,6 +209,8 @@ export async function serve(config: Config): Promise<number> {
   console.log(banner(config, demo));
   metricsServer = config.metricsListen &&
     startMetricsListener(config.metricsListen, metricsApp, log);
+  // Requests that arrive meanwhile wait for `started`; the collection takes 70-200 ms.
+  collectStartGarbage(log);
   handle = app.fetch;
   started.resolve();
   return await stopped.promise;

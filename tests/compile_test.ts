@@ -201,11 +201,24 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
     "@aws-sdk/lib-storage",
   ]);
   assert.deepEqual(lazyImportsOf("/lib/ops/encryption.ts"), ["age-encryption"]);
+  assert.deepEqual(lazyImportsOf("/main.ts"), [
+    "./lib/cli/mod.ts",
+    "./lib/config_transfer/describe.ts",
+    "./lib/config_transfer/export.ts",
+    "./lib/config_transfer/format.ts",
+    "./lib/config_transfer/import.ts",
+    "./lib/ops/commands.ts",
+    "./lib/providers/payu/fake/cli.ts",
+  ]);
 });
 
-Deno.test("[compile] the binaries, deno task start and the test servers share the heap bounds", async () => {
+Deno.test("[compile] the binaries, deno task start and the test servers share the V8 flags", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
-  assert.equal(V8_FLAGS, "--v8-flags=--max-semi-space-size=8,--max-old-space-size=160");
+  // The heap bounds, and the collector the server calls once its start is done.
+  assert.equal(
+    V8_FLAGS,
+    "--v8-flags=--max-semi-space-size=8,--max-old-space-size=160,--expose-gc",
+  );
   assert.ok((config.tasks.start as string).split(/\s+/).includes(V8_FLAGS));
   for (const command of await compileTask()) assert.ok(command.split(/\s+/).includes(V8_FLAGS));
 });

@@ -201,7 +201,11 @@ Deno.test("[group-commit] on SQLite, a declared write that fails half-way leaves
       store.writeStatements([insert(3), insert(1)]),
       store.writeStatements([insert(4)]),
     ]);
-    assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "fulfilled"]);
+    assert.deepEqual(results.map((result) => result.status), [
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+    ]);
     assert.match(String((results[1] as PromiseRejectedResult).reason), /UNIQUE|PRIMARY KEY/);
     const rows = await sql<{ x: number }>`SELECT x FROM t ORDER BY x`.execute(store.db);
     assert.deepEqual(rows.rows.map((row) => row.x), [1, 2, 4]);

@@ -203,7 +203,7 @@ async function loadedAtStart(): Promise<Set<string>> {
   return reached;
 }
 
-Deno.test("[surfaces] the pages and the large packages used by few requests load at first use", async () => {
+Deno.test("[surfaces] the pages, the other commands and the large packages used by few requests load at first use", async () => {
   const reached = [...await loadedAtStart()];
   const root = new URL("../", import.meta.url).href;
   for (
@@ -212,6 +212,12 @@ Deno.test("[surfaces] the pages and the large packages used by few requests load
       "routes/pay.tsx",
       "routes/checkout.tsx",
       "routes/sandbox_inbox.ts",
+      // The other commands' modules: a server runs none of them.
+      "lib/cli/mod.ts",
+      "lib/ops/commands.ts",
+      "lib/providers/payu/fake/cli.ts",
+      "lib/config_transfer/import.ts",
+      "lib/config_transfer/export.ts",
     ]
   ) {
     assert.ok(!reached.includes(`${root}${page}`), `${page} is imported at start`);
