@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { databaseName, migrate, openStore, type Store } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
+import type { MergeableWrite } from "../db/mergeable_write.ts";
 import { hranaEndpoint, RemoteConnection } from "../db/remote_connection.ts";
 import { RemoteReader } from "../db/remote_reader.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
@@ -157,6 +158,74 @@ remoteStoreTest(
     assert.deepEqual(heard, [1, 2, null, null]);
   },
 );
+
+/**
+ * A mergeable write of events named `[id, group]`: several share one multi-row INSERT, except two
+ * of one group. Records the inputs of each statements() call.
+ */
+function mergeableEvents(calls: string[][]): MergeableWrite<[string, string], number> {
+  return {
+    statements(inputs) {
+      calls.push(inputs.map(([id]) => id));
+      return [{
+        sql: `INSERT INTO events (public_id, org_id, type, payload, created_at) VALUES ${
+          inputs.map(() => "(?, 1, 'payment.created', '{}', 1)").join(", ")
+        } RETURNING id, public_id`,
+        args: inputs.map(([id]) => id),
+      }];
+    },
+    results: (inputs, [inserted]) =>
+      inputs.map(([id]) => Number(inserted.rows.find((row) => row.public_id === id)!.id)),
+    conflict: ([, group]) => group,
+  };
+}
+
+remoteStoreTest(
+  "mergeable writes waiting together share statements, in turns where they conflict",
+  async (store) => {
+    const calls: string[][] = [];
+    const kind = mergeableEvents(calls);
+    const heard = countEventsAtEachCommit(store);
+    const ids = await Promise.all([
+      store.writeMergeable(kind, ["evt_1", "a"]),
+      store.writeMergeable(kind, ["evt_2", "a"]),
+      store.writeStatements([insertEvent("evt_3")]),
+      store.writeMergeable(kind, ["evt_4", "a"]),
+      store.writeMergeable(kind, ["evt_5", "b"]),
+    ]);
+    // The first went alone; the rest waited for it and shared the next request: evt_2 and evt_5
+    // one statement, the plain write its own, evt_4 (group a again) a second turn after them.
+    assert.deepEqual(calls, [["evt_1"], ["evt_2", "evt_5"], ["evt_4"]]);
+    assert.deepEqual(await eventIds(store), ["evt_1", "evt_2", "evt_5", "evt_3", "evt_4"]);
+    assert.deepEqual([ids[0], ids[1], ids[3], ids[4]], [1, 2, 5, 3]);
+    assert.deepEqual(heard, [1, 5]);
+  },
+);
+
+remoteStoreTest("a merged write that fails fails alone", async (store) => {
+  const calls: string[][] = [];
+  const kind = mergeableEvents(calls);
+  await store.writeMergeable(kind, ["evt_1", "a"]);
+  const results = await Promise.allSettled(
+    ["evt_2", "evt_3", "evt_1", "evt_4"].map((id) => store.writeMergeable(kind, [id, id])),
+  );
+  assert.deepEqual(
+    results.map((result) => result.status),
+    ["fulfilled", "fulfilled", "rejected", "fulfilled"],
+  );
+  assert.match(String((results[2] as PromiseRejectedResult).reason), /UNIQUE/);
+  // The first went alone; the shared statement of the rest failed as a whole, and each of them
+  // was then sent alone.
+  assert.deepEqual(calls, [
+    ["evt_1"],
+    ["evt_2"],
+    ["evt_3", "evt_1", "evt_4"],
+    ["evt_3"],
+    ["evt_1"],
+    ["evt_4"],
+  ]);
+  assert.deepEqual(await eventIds(store), ["evt_1", "evt_2", "evt_3", "evt_4"]);
+});
 
 remoteStoreTest(
   "a transaction that fails rolls back, and the next one commits on the same connection",
