@@ -2,9 +2,9 @@ import type { ExecuteResult, SqlStatement } from "./libsql_dialect.ts";
 
 /**
  * A kind of write declared up front whose writes from concurrent requests may share statements:
- * one multi-row statement per table for all of them instead of one each. A libSQL server
- * prepares (and parses twice) every statement it gets; a create's three cost it more than the
- * rows they insert (`docs/performance.md`, stop 17).
+ * one multi-row statement per table for all of them instead of one each. A libSQL server parses
+ * every statement it gets and prepares it anew; a create's three cost it more than the rows they
+ * insert (`docs/performance.md`, stop 17).
  */
 export interface MergeableWrite<I, T> {
   /** The statements writing every one of `inputs` (at least one), atomically together. */

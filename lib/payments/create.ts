@@ -27,8 +27,8 @@ const OFFER_READS = 5;
  * read (or remembered from the last create: services.offers) and its rules checked here, then
  * the payment, its event and the key are one write declared up front: one commit shared with the
  * writes waiting beside it, and on a libSQL server one round trip and statements shared with the
- * creates beside it. The write inserts only while the offer is as read and the key is new; if the offer
- * changed, it is read and checked again; if the key was there, IdempotencyKeyTaken.
+ * creates beside it. The write inserts only while the offer is as read and the key is new; if
+ * the offer changed, it is read and checked again; if the key was there, IdempotencyKeyTaken.
  *
  * With `askedOnPage`, the customer is on the hosted page, which asks for the address a
  * subscription renewed by link needs (code entry refuses a code without it), so it is not
