@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sql } from "kysely";
 import { databaseName, migrate, openStore, type Store } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
 import type { MergeableWrite } from "../db/mergeable_write.ts";
@@ -59,6 +60,46 @@ remoteTest("reads take turns on streams kept open", async (_server, url) => {
   }
 });
 
+remoteTest(
+  "reads asked for together go in one request, each failing on its own",
+  async (_server, url) => {
+    const connection = new RemoteConnection(url);
+    const reader = new RemoteReader(connection);
+    const lastRowid = { sql: "SELECT last_insert_rowid() AS id", args: [] };
+    try {
+      await reader.execute({ sql: "CREATE TABLE marks (n INTEGER)", args: [] });
+      // The insert's turn is the second stream's; only reads on that stream see its rowid.
+      await reader.execute({ sql: "INSERT INTO marks VALUES (7)", args: [] });
+      const together = await Promise.all(
+        Array.from({ length: 4 }, () => reader.execute(lastRowid)),
+      );
+      // All four went on the third stream, in one turn: the next turns are the fourth, the first
+      // and the second stream's.
+      assert.deepEqual(together.map(({ rows }) => rows[0].id), [0, 0, 0, 0]);
+      const after = [];
+      for (let i = 0; i < 3; i++) after.push((await reader.execute(lastRowid)).rows[0].id);
+      assert.deepEqual(after, [0, 0, 1]);
+      const settled = await Promise.allSettled([
+        reader.execute({ sql: "SELECT n FROM marks", args: [] }),
+        reader.execute({ sql: "SELECT n FROM no_such_table", args: [] }),
+        reader.execute({ sql: "SELECT n + 1 AS n FROM marks", args: [] }),
+      ]);
+      assert.deepEqual(settled.map((result) => result.status), [
+        "fulfilled",
+        "rejected",
+        "fulfilled",
+      ]);
+      assert.match(String((settled[1] as PromiseRejectedResult).reason), /no_such_table/);
+      assert.deepEqual(
+        settled.map((result) => result.status === "fulfilled" ? result.value.rows[0].n : null),
+        [7, null, 8],
+      );
+    } finally {
+      connection.close();
+    }
+  },
+);
+
 /** As remoteTest, with a store on that server, migrated, closed after `fn`. */
 function remoteStoreTest(
   name: string,
@@ -109,6 +150,20 @@ function countEventsAtEachCommit(store: Store<EnvironmentSchema>): (number | nul
   });
   return heard;
 }
+
+remoteStoreTest("concurrent reads through the query builder share one request", async (store) => {
+  await sql`CREATE TABLE marks (n INTEGER)`.execute(store.db);
+  // The insert's turn's stream alone sees its rowid.
+  await sql`INSERT INTO marks VALUES (7)`.execute(store.db);
+  const reads = await Promise.all(
+    Array.from(
+      { length: 4 },
+      () => sql<{ id: number }>`SELECT last_insert_rowid() AS id`.execute(store.db),
+    ),
+  );
+  // Four turns one after the other would have come back to that stream; one turn did not.
+  assert.deepEqual(reads.map(({ rows }) => rows[0].id), [0, 0, 0, 0]);
+});
 
 remoteStoreTest(
   "reads see every commit and survive a server restart",
