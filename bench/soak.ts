@@ -102,7 +102,8 @@ export async function benchSoak(): Promise<BenchRow> {
     const outcome: Outcome = { paymentIds: new Set(), retries: 0, latenciesMs: [] };
     let keys = 0;
     let lost = 0;
-    const sqldCpuBefore = await cpuSeconds(sandbox.pid);
+    const pids = [sandbox.pid, ...servers.map((server) => server.process.pid), Deno.pid];
+    const cpuBefore = await Promise.all(pids.map(cpuSeconds));
     const started = Date.now();
     await Promise.all(Array.from({ length: CLIENTS }, async (_, client) => {
       while (Date.now() - started < SECONDS * 1000) {
@@ -123,7 +124,8 @@ export async function benchSoak(): Promise<BenchRow> {
       }
     }));
     const elapsed = (Date.now() - started) / 1000;
-    const sqldCpu = await cpuSeconds(sandbox.pid) - sqldCpuBefore;
+    const [sqldCpu, ...othersCpu] = (await Promise.all(pids.map(cpuSeconds)))
+      .map((seconds, index) => seconds - cpuBefore[index]);
 
     const stored: string[] = [];
     let after: string | undefined;
@@ -172,6 +174,15 @@ export async function benchSoak(): Promise<BenchRow> {
       `  sqld CPU under the load: ${(sqldCpu / elapsed * 100).toFixed(0)}% of a core, ${
         (sqldCpu / outcome.paymentIds.size * 1e6).toFixed(0)
       } us per acknowledged create`,
+    );
+    // The rest of the two cores: each instance, and this process (the clients and the receiver).
+    const perCreate = (seconds: number) =>
+      `${(seconds / outcome.paymentIds.size * 1e6).toFixed(0)} us`;
+    console.log(
+      `  CPU per acknowledged create: instances ${
+        othersCpu.slice(0, -1).map(perCreate).join(" and ")
+      }, ` +
+        `clients and receiver ${perCreate(othersCpu.at(-1)!)}`,
     );
     const most = Math.max(0, ...[...received.values()].map((statuses) => statuses.length));
     console.log(

@@ -7,6 +7,7 @@ import {
   type SqlStatement,
   type StatementExecutor,
 } from "./libsql_dialect.ts";
+import type { MergeableWrite } from "./mergeable_write.ts";
 import type { RemoteBatchWriter } from "./remote_batch.ts";
 import type { RemoteParts } from "./remote_store.ts";
 import { FileGuard, readProblemAt } from "./file_guard.ts";
@@ -40,6 +41,11 @@ export interface Store<S> {
    * results once durable. Concurrent calls share a commit, and on a libSQL server one round trip.
    */
   writeStatements(statements: readonly SqlStatement[]): Promise<ExecuteResult[]>;
+  /**
+   * As writeStatements, for a write of a mergeable kind: on a libSQL server, concurrent writes
+   * of the kind also share their statements (see MergeableWrite). Resolves with its result.
+   */
+  writeMergeable<I, T>(kind: MergeableWrite<I, T>, input: I): Promise<T>;
   /** False from a storage failure (disk full, read-only) until a write commits again. */
   readonly writable: boolean;
   /** Calls `listener` when the database stops or starts taking writes. */
@@ -267,6 +273,11 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
     writeStatement: (work) => writeQueue.writeStatement(work),
     writeStatements: (statements) =>
       remoteBatches ? remoteBatches.write(statements) : writeQueue.writeStatements(statements),
+    // NOTE: a file's writer caches each statement prepared, so merging would save it nothing.
+    writeMergeable: async (kind, input) =>
+      remoteBatches
+        ? await remoteBatches.writeMergeable(kind, input)
+        : kind.results([input], await writeQueue.writeStatements(kind.statements([input])))[0],
     get writable() {
       return health.writable;
     },

@@ -70,7 +70,7 @@ export class LibsqlDialect implements Dialect {
   }
 
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    return new LibsqlAdapter();
   }
 
   createDriver(): Driver {
@@ -83,6 +83,18 @@ export class LibsqlDialect implements Dialect {
 
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
+  }
+}
+
+/**
+ * SQLite's adapter, but for one thing: Kysely holds every query of an adapter without multiple
+ * connections behind a lock, one at a time. The executor here is no connection: reads from a
+ * libSQL server run side by side on its streams, and a transaction is the Store's (one write's
+ * statements run in turn in its callback).
+ */
+class LibsqlAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SqlStatement } from "./libsql_dialect.ts";
+import type { MergeableWrite } from "./mergeable_write.ts";
 import type { NewPayment } from "./payments.ts";
 import type { EventRow, OfferRow } from "./schema.ts";
 
@@ -37,6 +38,14 @@ const PAYMENT_COLUMNS = [
   "invoice_tax_id",
 ] as const satisfies readonly (keyof NewPayment)[];
 
+/** A create's write: a payment, its event and (under an Idempotency-Key) the key and its answer. */
+export interface PaymentCreate {
+  payment: NewPayment;
+  offer: Pick<OfferRow, "id" | "org_id" | "updated_at">;
+  event: Omit<EventRow, "id">;
+  key?: AnsweredKey;
+}
+
 // The offer as it was read: its rules were checked on that row, and any change bumps updated_at.
 const INSERT_PAYMENT = `INSERT INTO payments (${PAYMENT_COLUMNS.join(", ")}) SELECT ${
   PAYMENT_COLUMNS.map(() => "?").join(", ")
@@ -56,12 +65,7 @@ const INSERT_ANSWERED_KEY = `INSERT INTO idempotency_keys (org_id, key, fingerpr
  * payment was. So the first statement's `rowsAffected` says whether all of it happened (1) or
  * none of it (0), in one round trip and no read in between.
  */
-export function paymentCreateStatements(input: {
-  payment: NewPayment;
-  offer: Pick<OfferRow, "id" | "org_id" | "updated_at">;
-  event: Omit<EventRow, "id">;
-  key?: AnsweredKey;
-}): SqlStatement[] {
+export function paymentCreateStatements(input: PaymentCreate): SqlStatement[] {
   const { payment, offer, event, key } = input;
   const offerArgs = [offer.id, offer.org_id, offer.updated_at];
   const paymentArgs = [...PAYMENT_COLUMNS.map((column) => payment[column]), ...offerArgs];
@@ -99,3 +103,122 @@ export function paymentCreateStatements(input: {
   }
   return statements;
 }
+
+/** `(?, ?), (?, ?)`: the placeholders of `rows` rows of `columns` values. */
+function valueRows(rows: number, columns: number): string {
+  const row = `(${Array.from({ length: columns }, () => "?").join(", ")})`;
+  return Array.from({ length: rows }, () => row).join(", ");
+}
+
+/** `v.column1, ...`: the first `count` columns of a VALUES list named v. */
+function valueColumns(count: number): string {
+  return Array.from({ length: count }, (_, index) => `v.column${index + 1}`).join(", ");
+}
+
+/** Per payment row: its columns, then the offer as read (id, org_id, updated_at) and the key. */
+const PAYMENT_ROW = PAYMENT_COLUMNS.length + 4;
+const OFFER_ID = PAYMENT_COLUMNS.length + 1;
+const ORG_ID = PAYMENT_COLUMNS.indexOf("org_id") + 1;
+
+// The multi-row forms of the statements above, for creates sharing them.
+// NOTE: VALUES is the only table in FROM, so rows go in in the order given.
+function insertPayments(rows: number): string {
+  const values = valueRows(rows, PAYMENT_ROW);
+  const offer = (at: number) => `v.column${OFFER_ID + at}`;
+  return `INSERT INTO payments (${PAYMENT_COLUMNS.join(", ")})
+    SELECT ${valueColumns(PAYMENT_COLUMNS.length)} FROM (VALUES ${values}) AS v
+    WHERE EXISTS (SELECT 1 FROM offers AS o
+        WHERE o.id = ${offer(0)} AND o.org_id = ${offer(1)} AND o.updated_at = ${offer(2)})
+      AND NOT EXISTS (SELECT 1 FROM idempotency_keys AS k
+        WHERE k.org_id = v.column${ORG_ID} AND k.key = v.column${PAYMENT_ROW})
+    RETURNING id, public_id`;
+}
+
+const EVENT_COLUMNS = ["public_id", "org_id", "type", "payload", "created_at"] as const;
+
+/**
+ * Rows given as `columns` values and, last, their payment's public id, each inserted only if its
+ * payment was; `fixed` columns take the same SQL value in every row.
+ */
+function insertWithPayment(
+  table: string,
+  columns: readonly string[],
+  rows: number,
+  fixed: Record<string, string> = {},
+): string {
+  const names = [...columns, ...Object.keys(fixed)].join(", ");
+  const values = [valueColumns(columns.length), ...Object.values(fixed)].join(", ");
+  return `INSERT INTO ${table} (${names})
+    SELECT ${values} FROM (VALUES ${valueRows(rows, columns.length + 1)}) AS v
+    WHERE EXISTS (SELECT 1 FROM payments AS p WHERE p.public_id = v.column${columns.length + 1})`;
+}
+
+const KEY_COLUMNS = [
+  "org_id",
+  "key",
+  "fingerprint",
+  "locked_until",
+  "response_status",
+  "response_content_type",
+  "response_body",
+  "created_at",
+] as const;
+
+/**
+ * Creates as one write: a create's result is its payment's id, or null where nothing of it
+ * happened (see paymentCreateStatements). A lone create runs those statements; concurrent
+ * creates share multi-row ones under the same conditions, row by row (`MergeableWrite`), those
+ * under one Idempotency-Key in turn: the second then finds the key.
+ */
+export const PAYMENT_CREATE: MergeableWrite<PaymentCreate, number | null> = {
+  statements(creates) {
+    if (creates.length === 1) return paymentCreateStatements(creates[0]);
+    const keyed = creates.filter((create) => create.key !== undefined);
+    const statements: SqlStatement[] = [
+      {
+        sql: insertPayments(creates.length),
+        args: creates.flatMap(({ payment, offer, key }) => [
+          ...PAYMENT_COLUMNS.map((column) => payment[column]),
+          offer.id,
+          offer.org_id,
+          offer.updated_at,
+          key?.key ?? null,
+        ]),
+      },
+      {
+        sql: insertWithPayment("events", EVENT_COLUMNS, creates.length),
+        args: creates.flatMap(({ event, payment }) => [
+          ...EVENT_COLUMNS.map((column) => event[column]),
+          payment.public_id,
+        ]),
+      },
+    ];
+    if (keyed.length > 0) {
+      statements.push({
+        sql: insertWithPayment("idempotency_keys", KEY_COLUMNS, keyed.length, {
+          status: "'COMPLETED'",
+        }),
+        args: keyed.flatMap(({ key, payment }) => [
+          payment.org_id,
+          key!.key,
+          key!.fingerprint,
+          key!.lockedUntil,
+          key!.status,
+          key!.contentType,
+          key!.body,
+          key!.createdAt,
+          payment.public_id,
+        ]),
+      });
+    }
+    return statements;
+  },
+  results(creates, [inserted]) {
+    if (creates.length === 1) {
+      return [inserted.rowsAffected === 1 ? Number(inserted.lastInsertRowid) : null];
+    }
+    const ids = new Map(inserted.rows.map((row) => [row.public_id as string, Number(row.id)]));
+    return creates.map(({ payment }) => ids.get(payment.public_id) ?? null);
+  },
+  conflict: ({ payment, key }) => key && `${payment.org_id}\n${key.key}`,
+};

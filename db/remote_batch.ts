@@ -1,12 +1,18 @@
 import { BatchCond, type RowsResult } from "@libsql/hrana-client";
 import type { CommitProbe } from "./group_commit.ts";
 import type { ExecuteResult, SqlStatement } from "./libsql_dialect.ts";
+import {
+  type MergeableItem,
+  type MergeableWrite,
+  type MergedGroup,
+  mergeItems,
+  STATEMENTS,
+} from "./mergeable_write.ts";
 import { type KeptStream, toExecuteResult, toHrana } from "./remote_connection.ts";
 import type { StorageHealth } from "./storage_health.ts";
 
-interface PendingStatements {
-  statements: readonly SqlStatement[];
-  resolve: (results: ExecuteResult[]) => void;
+interface PendingWrite extends MergeableItem<unknown, unknown> {
+  resolve: (result: unknown) => void;
   reject: (reason: unknown) => void;
 }
 
@@ -36,7 +42,8 @@ export interface RemoteCommitListeners {
  * Writes declared up front (see GroupCommitWriter.writeStatements) to a libSQL server: every
  * write waiting when a request leaves is sent in that one request, as one transaction, so
  * concurrent writes share one round trip and one commit instead of a round trip per statement
- * under the server's write lock. One request is in flight at a time, on a stream kept open:
+ * under the server's write lock. Writes of a mergeable kind (see MergeableWrite) also share
+ * their statements. One request is in flight at a time, on a stream kept open:
  * measured against two or four, it let more writes share each commit. The commit probes ride at
  * the end of the same request, so a listener needs no read of its own after the commit.
  */
@@ -44,7 +51,7 @@ export class RemoteBatchWriter {
   readonly #stream: KeptStream;
   readonly #health: StorageHealth;
   readonly #listeners: RemoteCommitListeners;
-  #pending: PendingStatements[] = [];
+  #pending: PendingWrite[] = [];
   #sending: Promise<void> | null = null;
 
   constructor(stream: KeptStream, health: StorageHealth, listeners: RemoteCommitListeners) {
@@ -55,8 +62,18 @@ export class RemoteBatchWriter {
 
   /** Runs `statements` atomically; resolves with their results once committed on the server. */
   write(statements: readonly SqlStatement[]): Promise<ExecuteResult[]> {
+    return this.writeMergeable(STATEMENTS, statements);
+  }
+
+  /** Writes `input` atomically; resolves with its result once committed on the server. */
+  writeMergeable<I, T>(kind: MergeableWrite<I, T>, input: I): Promise<T> {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ statements, resolve, reject });
+      this.#pending.push({
+        kind: kind as MergeableWrite<unknown, unknown>,
+        input,
+        resolve: resolve as (result: unknown) => void,
+        reject,
+      });
       this.#sending ??= this.#send();
     });
   }
@@ -71,8 +88,11 @@ export class RemoteBatchWriter {
       while (this.#pending.length > 0) {
         const items = this.#pending.splice(0, MAX_ITEMS);
         const probes = this.#listeners.probes();
+        let sent;
         try {
-          this.#settle(items, await this.#commit(items, probes), probes);
+          // A kind's statements() may refuse its input: then each write is sent alone.
+          const groups = mergeItems(items);
+          sent = { groups, results: await this.#commit(groups, probes) };
         } catch (error) {
           // One write's failure must not fail the others it shared the request with.
           if (items.length === 1 && probes.length === 0) {
@@ -80,7 +100,10 @@ export class RemoteBatchWriter {
           } else {
             for (const item of items) await this.#sendAlone(item);
           }
+          continue;
         }
+        // Outside the try: what committed is never sent again.
+        this.#settle(items, sent.groups, sent.results, probes);
       }
     } finally {
       this.#sending = null;
@@ -88,24 +111,28 @@ export class RemoteBatchWriter {
   }
 
   /** Sends one write without the probes: its listeners then read for themselves. */
-  async #sendAlone(item: PendingStatements): Promise<void> {
+  async #sendAlone(item: PendingWrite): Promise<void> {
+    let sent;
     try {
-      this.#settle([item], await this.#commit([item], []), []);
+      const groups = mergeItems([item]);
+      sent = { groups, results: await this.#commit(groups, []) };
     } catch (error) {
       item.reject(this.#health.classify(error));
+      return;
     }
+    this.#settle([item], sent.groups, sent.results, []);
   }
 
   /**
-   * Sends the items' statements, then the probes', as one transaction, retrying while the lock
+   * Sends the groups' statements, then the probes', as one transaction, retrying while the lock
    * is busy.
    */
   async #commit(
-    items: PendingStatements[],
+    groups: readonly MergedGroup<unknown, unknown>[],
     probes: readonly CommitProbe[],
   ): Promise<RowsResult[]> {
     const statements = [
-      ...items.flatMap((item) => item.statements),
+      ...groups.flatMap((group) => group.statements),
       ...probes.map((probe) => probe.statement()),
     ];
     const deadline = Date.now() + BUSY_DEADLINE_MS;
@@ -161,16 +188,23 @@ export class RemoteBatchWriter {
   }
 
   #settle(
-    items: PendingStatements[],
+    items: PendingWrite[],
+    groups: readonly MergedGroup<unknown, unknown>[],
     results: RowsResult[],
     probes: readonly CommitProbe[],
   ): void {
     this.#health.succeeded();
     let offset = 0;
-    for (const item of items) {
-      const count = item.statements.length;
-      item.resolve(results.slice(offset, offset + count).map(toExecuteResult));
-      offset += count;
+    for (const { kind, members, statements } of groups) {
+      const own = results.slice(offset, offset + statements.length).map(toExecuteResult);
+      offset += statements.length;
+      try {
+        const values = kind.results(members.map((index) => items[index].input), own);
+        members.forEach((index, at) => items[index].resolve(values[at]));
+      } catch (error) {
+        // Committed, but its results cannot be read: the writers hear of it, not the others.
+        for (const index of members) items[index].reject(error);
+      }
     }
     const probed = new Map<CommitProbe, ExecuteResult>();
     probes.forEach((probe, index) => probed.set(probe, toExecuteResult(results[offset + index])));

@@ -30,9 +30,14 @@ const OUTBOX_POSITION = `(SELECT MAX(id) FROM events) AS latest,
     AS floor`;
 
 /** Where fan-out stands: its cursor (the last event fanned out) and the outbox's position. */
-export async function readFanoutPosition(
-  db: Db,
-): Promise<{ cursor: number; latest: number; floor: number | null }> {
+export interface FanoutPosition {
+  cursor: number;
+  latest: number;
+  floor: number | null;
+}
+
+/** Reads where fan-out stands (see FanoutPosition). */
+export async function readFanoutPosition(db: Db): Promise<FanoutPosition> {
   const result = await db.executeQuery(CompiledQuery.raw(
     `SELECT (SELECT last_event_id FROM webhook_fanout_cursor WHERE id = 1) AS cursor,
       ${OUTBOX_POSITION}`,

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import type { Store } from "../db/client.ts";
 import type { SqlStatement } from "../db/libsql_dialect.ts";
+import { mergeItems } from "../db/mergeable_write.ts";
+import { PAYMENT_CREATE, type PaymentCreate } from "../db/payment_create.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { createTestOffer, makeTestApp } from "./support/helpers.ts";
 
@@ -15,10 +17,13 @@ function recordingStore(calls: string[]) {
     write: (work) => (calls.push("write"), store.write(work)),
     writeVisible: (work) => (calls.push("writeVisible"), store.writeVisible(work)),
     writeStatement: (work) => (calls.push("writeStatement"), store.writeStatement(work)),
-    writeStatements: async (statements) => {
-      calls.push("writeStatements");
-      await beforeStatements(statements);
-      return store.writeStatements(statements);
+    writeStatements: (
+      statements,
+    ) => (calls.push("writeStatements"), store.writeStatements(statements)),
+    writeMergeable: async (kind, input) => {
+      calls.push("writeMergeable");
+      await beforeStatements(kind.statements([input]));
+      return store.writeMergeable(kind, input);
     },
   });
   return {
@@ -59,7 +64,7 @@ Deno.test("[payment create] a create is one declared write: payment, event and k
     assert.equal(response.headers.get("content-type"), "application/json");
     assert.equal(response.headers.get("cache-control"), "no-store");
     const text = await response.text();
-    assert.deepEqual(calls, ["writeStatements"]);
+    assert.deepEqual(calls, ["writeMergeable"]);
     const created = JSON.parse(text);
     assert.equal(created.status, "PENDING");
     assert.equal(created.amount, 2500);
@@ -95,7 +100,7 @@ Deno.test("[payment create] a create is one declared write: payment, event and k
     calls.length = 0;
     const keyless = await t.request("POST", "/payments", { qrId: offer.qrId });
     assert.equal(keyless.status, 201);
-    assert.deepEqual(calls, ["writeStatements"]);
+    assert.deepEqual(calls, ["writeMergeable"]);
     assert.deepEqual(await rowCounts(t.store), { payments: 2, events: 2, keys: 1 });
   } finally {
     await t.close();
@@ -122,7 +127,7 @@ Deno.test("[payment create] an offer changed between its read and the write: not
     assert.equal(response.status, 409);
     assert.equal((await response.json()).error.code, "offer_inactive");
     // The first write inserted nothing; the offer read again refused; no key was kept.
-    assert.deepEqual(calls.filter((call) => call !== "write"), ["writeStatements"]);
+    assert.deepEqual(calls.filter((call) => call !== "write"), ["writeMergeable"]);
     assert.deepEqual(await rowCounts(t.store), before);
     const again = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: true });
     assert.equal(again.status, 200);
@@ -181,7 +186,7 @@ Deno.test("[payment create] what is refused before the write writes nothing", as
     });
     assert.equal(badKey.status, 400);
     assert.equal((await badKey.json()).error.param, "Idempotency-Key");
-    assert.ok(!calls.includes("writeStatements"), calls.join());
+    assert.ok(!calls.includes("writeMergeable"), calls.join());
   } finally {
     await t.close();
   }
@@ -202,7 +207,7 @@ Deno.test("[payment create] an offer remembered from the last create is checked 
     const refused = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId });
     assert.equal(refused.status, 409);
     assert.equal((await refused.json()).error.code, "offer_inactive");
-    assert.deepEqual(calls, ["writeStatements"]);
+    assert.deepEqual(calls, ["writeMergeable"]);
     assert.equal((await rowCounts(t.store)).payments, 1);
     const on = await t.request("PATCH", `/api/v1/qr/${offer.qrId}`, { active: true });
     assert.equal(on.status, 200);
@@ -210,13 +215,102 @@ Deno.test("[payment create] an offer remembered from the last create is checked 
     const created = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId });
     assert.equal(created.status, 201);
     assert.equal((await created.json()).amount, 1250);
-    assert.deepEqual(calls, ["writeStatements"]);
+    assert.deepEqual(calls, ["writeMergeable"]);
     // Remembered now: the next create writes at once, and its payment is the offer's.
     calls.length = 0;
     const again = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId });
     assert.equal(again.status, 201);
-    assert.deepEqual(calls, ["writeStatements"]);
+    assert.deepEqual(calls, ["writeMergeable"]);
     assert.equal((await rowCounts(t.store)).payments, 3);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[payment create] creates sharing statements each happen whole or not at all, as alone", async () => {
+  const t = await makeTestApp();
+  try {
+    const offer = await createTestOffer(t);
+    const taken = await t.request("POST", "/api/v1/payments", { qrId: offer.qrId }, {
+      "idempotency-key": "taken",
+    });
+    assert.equal(taken.status, 201);
+    const row = await t.store.db.selectFrom("offers").select(["id", "org_id", "updated_at"])
+      .where("public_id", "=", offer.qrId).executeTakeFirstOrThrow();
+    const create = (name: string, key?: string, offerRow = row): PaymentCreate => ({
+      payment: {
+        public_id: `pay_${name}`,
+        org_id: row.org_id,
+        offer_id: row.id,
+        status: "PENDING",
+        amount: 1250,
+        currency: "PLN",
+        quantity: 1,
+        amount_refunded: 0,
+        customer_email: null,
+        customer_name: null,
+        success_url: null,
+        cancel_url: null,
+        failure_code: null,
+        metadata: "{}",
+        expires_at: 2,
+        processing_deadline_at: null,
+        created_at: 1,
+        updated_at: 1,
+        locale: null,
+        invoice_company_name: null,
+        invoice_tax_id: null,
+      },
+      offer: offerRow,
+      event: {
+        public_id: `evt_${name}`,
+        org_id: row.org_id,
+        type: "payment.created",
+        payload: `{"paymentId":"pay_${name}"}`,
+        created_at: 1,
+      },
+      key: key === undefined ? undefined : {
+        key,
+        fingerprint: "f",
+        lockedUntil: 3,
+        status: 201,
+        contentType: "application/json",
+        body: `answer ${name}`,
+        createdAt: 1,
+      },
+    });
+    const creates = [
+      create("a", "key-a"),
+      create("b"),
+      create("c", "key-c", { ...row, updated_at: row.updated_at - 1 }),
+      create("d", "taken"),
+      create("e", "key-a"),
+    ];
+    const groups = mergeItems(creates.map((input) => ({ kind: PAYMENT_CREATE, input })));
+    // The second create under key-a waits for a turn of its own, after the first.
+    assert.deepEqual(groups.map((group) => group.members), [[0, 1, 2, 3], [4]]);
+    const ids = [];
+    for (const { members, statements } of groups) {
+      const inputs = members.map((index) => creates[index]);
+      ids.push(...PAYMENT_CREATE.results(inputs, await t.store.writeStatements(statements)));
+    }
+    const payments = await t.store.db.selectFrom("payments").select(["id", "public_id"])
+      .orderBy("id").execute();
+    const byName = new Map(payments.map((payment) => [payment.public_id, payment.id]));
+    // a and b happened; c (the offer moved on), d (its key was there) and e (a took its key) not.
+    assert.deepEqual(ids, [byName.get("pay_a"), byName.get("pay_b"), null, null, null]);
+    assert.deepEqual(
+      payments.slice(1).map((payment) => payment.public_id),
+      ["pay_a", "pay_b"],
+    );
+    const events = await t.store.db.selectFrom("events").select("public_id").orderBy("id")
+      .execute();
+    assert.deepEqual(events.slice(1).map((event) => event.public_id), ["evt_a", "evt_b"]);
+    const keys = await t.store.db.selectFrom("idempotency_keys")
+      .select(["key", "status", "response_body"]).orderBy("id").execute();
+    assert.deepEqual(keys.slice(1), [
+      { key: "key-a", status: "COMPLETED", response_body: "answer a" },
+    ]);
   } finally {
     await t.close();
   }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { sql } from "kysely";
 import { databaseName, migrate, openStore, type Store } from "../db/client.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
+import type { MergeableWrite } from "../db/mergeable_write.ts";
 import { hranaEndpoint, RemoteConnection } from "../db/remote_connection.ts";
 import { RemoteReader } from "../db/remote_reader.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
@@ -58,6 +60,46 @@ remoteTest("reads take turns on streams kept open", async (_server, url) => {
   }
 });
 
+remoteTest(
+  "reads asked for together go in one request, each failing on its own",
+  async (_server, url) => {
+    const connection = new RemoteConnection(url);
+    const reader = new RemoteReader(connection);
+    const lastRowid = { sql: "SELECT last_insert_rowid() AS id", args: [] };
+    try {
+      await reader.execute({ sql: "CREATE TABLE marks (n INTEGER)", args: [] });
+      // The insert's turn is the second stream's; only reads on that stream see its rowid.
+      await reader.execute({ sql: "INSERT INTO marks VALUES (7)", args: [] });
+      const together = await Promise.all(
+        Array.from({ length: 4 }, () => reader.execute(lastRowid)),
+      );
+      // All four went on the third stream, in one turn: the next turns are the fourth, the first
+      // and the second stream's.
+      assert.deepEqual(together.map(({ rows }) => rows[0].id), [0, 0, 0, 0]);
+      const after = [];
+      for (let i = 0; i < 3; i++) after.push((await reader.execute(lastRowid)).rows[0].id);
+      assert.deepEqual(after, [0, 0, 1]);
+      const settled = await Promise.allSettled([
+        reader.execute({ sql: "SELECT n FROM marks", args: [] }),
+        reader.execute({ sql: "SELECT n FROM no_such_table", args: [] }),
+        reader.execute({ sql: "SELECT n + 1 AS n FROM marks", args: [] }),
+      ]);
+      assert.deepEqual(settled.map((result) => result.status), [
+        "fulfilled",
+        "rejected",
+        "fulfilled",
+      ]);
+      assert.match(String((settled[1] as PromiseRejectedResult).reason), /no_such_table/);
+      assert.deepEqual(
+        settled.map((result) => result.status === "fulfilled" ? result.value.rows[0].n : null),
+        [7, null, 8],
+      );
+    } finally {
+      connection.close();
+    }
+  },
+);
+
 /** As remoteTest, with a store on that server, migrated, closed after `fn`. */
 function remoteStoreTest(
   name: string,
@@ -109,6 +151,20 @@ function countEventsAtEachCommit(store: Store<EnvironmentSchema>): (number | nul
   return heard;
 }
 
+remoteStoreTest("concurrent reads through the query builder share one request", async (store) => {
+  await sql`CREATE TABLE marks (n INTEGER)`.execute(store.db);
+  // The insert's turn's stream alone sees its rowid.
+  await sql`INSERT INTO marks VALUES (7)`.execute(store.db);
+  const reads = await Promise.all(
+    Array.from(
+      { length: 4 },
+      () => sql<{ id: number }>`SELECT last_insert_rowid() AS id`.execute(store.db),
+    ),
+  );
+  // Four turns one after the other would have come back to that stream; one turn did not.
+  assert.deepEqual(reads.map(({ rows }) => rows[0].id), [0, 0, 0, 0]);
+});
+
 remoteStoreTest(
   "reads see every commit and survive a server restart",
   async (store, server, dir) => {
@@ -157,6 +213,74 @@ remoteStoreTest(
     assert.deepEqual(heard, [1, 2, null, null]);
   },
 );
+
+/**
+ * A mergeable write of events named `[id, group]`: several share one multi-row INSERT, except two
+ * of one group. Records the inputs of each statements() call.
+ */
+function mergeableEvents(calls: string[][]): MergeableWrite<[string, string], number> {
+  return {
+    statements(inputs) {
+      calls.push(inputs.map(([id]) => id));
+      return [{
+        sql: `INSERT INTO events (public_id, org_id, type, payload, created_at) VALUES ${
+          inputs.map(() => "(?, 1, 'payment.created', '{}', 1)").join(", ")
+        } RETURNING id, public_id`,
+        args: inputs.map(([id]) => id),
+      }];
+    },
+    results: (inputs, [inserted]) =>
+      inputs.map(([id]) => Number(inserted.rows.find((row) => row.public_id === id)!.id)),
+    conflict: ([, group]) => group,
+  };
+}
+
+remoteStoreTest(
+  "mergeable writes waiting together share statements, in turns where they conflict",
+  async (store) => {
+    const calls: string[][] = [];
+    const kind = mergeableEvents(calls);
+    const heard = countEventsAtEachCommit(store);
+    const ids = await Promise.all([
+      store.writeMergeable(kind, ["evt_1", "a"]),
+      store.writeMergeable(kind, ["evt_2", "a"]),
+      store.writeStatements([insertEvent("evt_3")]),
+      store.writeMergeable(kind, ["evt_4", "a"]),
+      store.writeMergeable(kind, ["evt_5", "b"]),
+    ]);
+    // The first went alone; the rest waited for it and shared the next request: evt_2 and evt_5
+    // one statement, the plain write its own, evt_4 (group a again) a second turn after them.
+    assert.deepEqual(calls, [["evt_1"], ["evt_2", "evt_5"], ["evt_4"]]);
+    assert.deepEqual(await eventIds(store), ["evt_1", "evt_2", "evt_5", "evt_3", "evt_4"]);
+    assert.deepEqual([ids[0], ids[1], ids[3], ids[4]], [1, 2, 5, 3]);
+    assert.deepEqual(heard, [1, 5]);
+  },
+);
+
+remoteStoreTest("a merged write that fails fails alone", async (store) => {
+  const calls: string[][] = [];
+  const kind = mergeableEvents(calls);
+  await store.writeMergeable(kind, ["evt_1", "a"]);
+  const results = await Promise.allSettled(
+    ["evt_2", "evt_3", "evt_1", "evt_4"].map((id) => store.writeMergeable(kind, [id, id])),
+  );
+  assert.deepEqual(
+    results.map((result) => result.status),
+    ["fulfilled", "fulfilled", "rejected", "fulfilled"],
+  );
+  assert.match(String((results[2] as PromiseRejectedResult).reason), /UNIQUE/);
+  // The first went alone; the shared statement of the rest failed as a whole, and each of them
+  // was then sent alone.
+  assert.deepEqual(calls, [
+    ["evt_1"],
+    ["evt_2"],
+    ["evt_3", "evt_1", "evt_4"],
+    ["evt_3"],
+    ["evt_1"],
+    ["evt_4"],
+  ]);
+  assert.deepEqual(await eventIds(store), ["evt_1", "evt_2", "evt_3", "evt_4"]);
+});
 
 remoteStoreTest(
   "a transaction that fails rolls back, and the next one commits on the same connection",

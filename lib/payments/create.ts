@@ -1,6 +1,6 @@
 import { findOffer } from "../../db/offers.ts";
 import { asFirstWritten, type PaymentRecord } from "../../db/payments.ts";
-import { paymentCreateStatements } from "../../db/payment_create.ts";
+import { PAYMENT_CREATE } from "../../db/payment_create.ts";
 import { requireInvoiceRequests } from "../business_details.ts";
 import { type OrgContext, systemTimeOf } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -30,10 +30,11 @@ const OFFER_READS = 5;
 /**
  * Creates a hosted payment for an offer and writes `payment.created`; under the request's
  * Idempotency-Key (`key`), the key and the answer it replays go in the same write. The offer is
- * read (or remembered from the last create: services.offers) and its rules checked here, then the payment, its event and the key are one write declared
- * up front: one commit shared with the writes waiting beside it, one round trip to a libSQL
- * server. The write inserts only while the offer is as read and the key is new; if the offer
- * changed, it is read and checked again; if the key was there, IdempotencyKeyTaken.
+ * read (or remembered from the last create: services.offers) and its rules checked here, then
+ * the payment, its event and the key are one write declared up front: one commit shared with the
+ * writes waiting beside it, and on a libSQL server one round trip and statements shared with the
+ * creates beside it. The write inserts only while the offer is as read and the key is new; if
+ * the offer changed, it is read and checked again; if the key was there, IdempotencyKeyTaken.
  *
  * With `askedOnPage`, the customer is on the hosted page, which asks for the address a
  * subscription renewed by link needs (code entry refuses a code without it), so it is not
@@ -59,7 +60,7 @@ export async function createPayment(
     // The answer and the event's data are the same API form of the payment.
     const data = toPayment(record, services.config.publicUrl);
     const answer = JSON.stringify(data);
-    const [inserted] = await services.store.writeStatements(paymentCreateStatements({
+    const id = await services.store.writeMergeable(PAYMENT_CREATE, {
       payment,
       offer,
       event: newEventRow(paymentCreatedEvent(services, record, data)),
@@ -72,11 +73,11 @@ export async function createPayment(
         body: answer,
         createdAt: key.at,
       },
-    }));
-    if (inserted.rowsAffected === 1) {
+    });
+    if (id !== null) {
       services.offers.remember(offer);
       services.scheduler.wake(PAYMENT_DEADLINES_JOB, systemTimeOf(ctx, payment.expires_at));
-      return { payment: { ...record, id: Number(inserted.lastInsertRowid) }, answer };
+      return { payment: { ...record, id }, answer };
     }
     services.offers.forget(ctx.orgId, input.qrId);
     const current = await findOffer(ctx.db, ctx.orgId, input.qrId);

@@ -40,6 +40,8 @@ export function failingStore(store: Store<EnvironmentSchema>): FailingStore {
       }),
     writeStatements: (statements) =>
       failing() ? store.write(() => Promise.reject(diskFull())) : store.writeStatements(statements),
+    writeMergeable: (kind, input) =>
+      failing() ? store.write(() => Promise.reject(diskFull())) : store.writeMergeable(kind, input),
     onWritableChange: (listener) => store.onWritableChange(listener),
     onCommit: (listener) => store.onCommit(listener),
     onCommitProbe: (probe) => store.onCommitProbe(probe),

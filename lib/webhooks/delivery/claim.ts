@@ -1,6 +1,10 @@
 import type { Kysely } from "kysely";
 import { type PlannedWrite, returnedIds } from "../../../db/planned_write.ts";
-import type { EnvironmentSchema, NewWebhookAttempt } from "../../../db/schema.ts";
+import type {
+  EnvironmentSchema,
+  NewWebhookAttempt,
+  WebhookEndpointRow,
+} from "../../../db/schema.ts";
 import {
   type AttemptClaim,
   type DueDelivery,
@@ -55,6 +59,11 @@ interface ClaimInput {
   paused?: ReadonlySet<number>;
   /** Endpoints about to be disabled: their due deliveries are canceled too. */
   skip?: ReadonlySet<number>;
+  /**
+   * The endpoints with a delivery due at `now`, if the caller read them beside its other reads
+   * (`findEndpointRowsWithDueDeliveries`); read here when absent.
+   */
+  due?: readonly WebhookEndpointRow[];
 }
 
 const EXPIRED_LEASE_MESSAGE = "No result was recorded: the process making this attempt stopped " +
@@ -85,7 +94,7 @@ export async function planClaims(
   const { now, budget } = input;
   const none: PlannedWrite<ClaimedAttempt[]> = { statements: [], result: () => [] };
   if (budget.remaining() <= 0) return none;
-  const due = await findEndpointRowsWithDueDeliveries(db, now);
+  const due = input.due ?? await findEndpointRowsWithDueDeliveries(db, now);
   if (due.length === 0) return none;
   const start = input.rotation % due.length;
   const order = [...due.slice(start), ...due.slice(0, start)];

@@ -1,5 +1,6 @@
 import {
   extendLeasesStatements,
+  findEndpointRowsWithDueDeliveries,
   nextDeliveryDueAfter,
   releaseLeasesStatements,
 } from "../../../db/webhook_deliveries.ts";
@@ -8,6 +9,7 @@ import { listOrganisationIdsOnPlan } from "../../../db/organisations.ts";
 import {
   type OutboxState,
   outboxStateStatement,
+  readFanoutPosition,
   readOutboxState,
   toOutboxState,
 } from "../../../db/webhook_fanout.ts";
@@ -320,14 +322,21 @@ export class WebhookDispatcher {
       abandoned.map(({ claim }) => ({ id: claim.deliveryId, attempt: claim.attempt })),
       now,
     );
-    const recording = await planRecording(
-      store.db,
-      reports.filter((report) => report.outcome.kind !== "aborted"),
-      { now, schedule, random: this.#options.random },
-    );
     const budget = this.#budget(plan.slots);
+    // NOTE: the reads that do not wait for one another are asked for together: on a libSQL
+    // server they go in one request (RemoteReader).
+    const [recording, due, position] = await Promise.all([
+      planRecording(
+        store.db,
+        reports.filter((report) => report.outcome.kind !== "aborted"),
+        { now, schedule, random: this.#options.random },
+      ),
+      plan.claim && budget.remaining() > 0 ? findEndpointRowsWithDueDeliveries(store.db, now) : [],
+      plan.fanOut ? readFanoutPosition(store.db) : undefined,
+    ]);
     const claiming = plan.claim
       ? await planClaims(store.db, {
+        due,
         now,
         leaseMs,
         budget,
@@ -341,6 +350,7 @@ export class WebhookDispatcher {
     const fanning = plan.fanOut && budget.remaining() > 0
       ? await planFanOut(store.db, {
         now,
+        position,
         firstAttemptDelayMs: schedule[0],
         limit: budget.remaining(),
         leaseMs,

@@ -4,6 +4,7 @@ import type { EnvironmentSchema, NewWebhookDelivery } from "../../../db/schema.t
 import { insertFannedOutDeliveriesStatements } from "../../../db/webhook_deliveries.ts";
 import { findEnabledEndpoints } from "../../../db/webhook_endpoints.ts";
 import {
+  type FanoutPosition,
   listEventsAfter,
   moveFanoutCursorStatement,
   readFanoutPosition,
@@ -53,10 +54,12 @@ export async function planFanOut(
     /** Organisations whose events are not delivered (FREE); none when omitted. */
     paused?: ReadonlySet<number>;
     skip?: ReadonlySet<number>;
+    /** Where fan-out stands, if the caller read it beside its other reads; read here if not. */
+    position?: FanoutPosition;
   },
 ): Promise<PlannedWrite<FanOutResult>> {
   const { now, budget } = input;
-  const { cursor, latest, floor } = await readFanoutPosition(db);
+  const { cursor, latest, floor } = input.position ?? await readFanoutPosition(db);
   // Events no endpoint can receive are passed over in one step, not fanned out batch by batch.
   const from = Math.max(cursor, floor ?? latest);
   const events = await listEventsAfter(db, from, input.limit);
