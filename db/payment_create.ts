@@ -65,43 +65,42 @@ const INSERT_ANSWERED_KEY = `INSERT INTO idempotency_keys (org_id, key, fingerpr
  * payment was. So the first statement's `rowsAffected` says whether all of it happened (1) or
  * none of it (0), in one round trip and no read in between.
  */
-export function paymentCreateStatements(input: PaymentCreate): SqlStatement[] {
-  const { payment, offer, event, key } = input;
-  const offerArgs = [offer.id, offer.org_id, offer.updated_at];
-  const paymentArgs = [...PAYMENT_COLUMNS.map((column) => payment[column]), ...offerArgs];
+export function paymentCreateStatements(create: PaymentCreate): SqlStatement[] {
+  const { payment, offer, key } = create;
+  const paymentArgs = [...paymentValues(create), offer.id, offer.org_id, offer.updated_at];
   const statements: SqlStatement[] = [
     key
       ? { sql: INSERT_PAYMENT_UNDER_KEY, args: [...paymentArgs, payment.org_id, key.key] }
       : { sql: INSERT_PAYMENT, args: paymentArgs },
-    {
-      sql: INSERT_EVENT,
-      args: [
-        event.public_id,
-        event.org_id,
-        event.type,
-        event.payload,
-        event.created_at,
-        payment.public_id,
-      ],
-    },
+    { sql: INSERT_EVENT, args: eventValues(create) },
   ];
-  if (key) {
-    statements.push({
-      sql: INSERT_ANSWERED_KEY,
-      args: [
-        payment.org_id,
-        key.key,
-        key.fingerprint,
-        key.lockedUntil,
-        key.status,
-        key.contentType,
-        key.body,
-        key.createdAt,
-        payment.public_id,
-      ],
-    });
-  }
+  if (key) statements.push({ sql: INSERT_ANSWERED_KEY, args: keyValues(create, key) });
   return statements;
+}
+
+/** A create's payment row: its columns' values, in PAYMENT_COLUMNS' order. */
+function paymentValues({ payment }: PaymentCreate): unknown[] {
+  return PAYMENT_COLUMNS.map((column) => payment[column]);
+}
+
+/** A create's event row (EVENT_COLUMNS), then its payment's public id, which it goes in with. */
+function eventValues({ event, payment }: PaymentCreate): unknown[] {
+  return [...EVENT_COLUMNS.map((column) => event[column]), payment.public_id];
+}
+
+/** A create's key row (KEY_COLUMNS), then its payment's public id, which it goes in with. */
+function keyValues({ payment }: PaymentCreate, key: AnsweredKey): unknown[] {
+  return [
+    payment.org_id,
+    key.key,
+    key.fingerprint,
+    key.lockedUntil,
+    key.status,
+    key.contentType,
+    key.body,
+    key.createdAt,
+    payment.public_id,
+  ];
 }
 
 /** `(?, ?), (?, ?)`: the placeholders of `rows` rows of `columns` values. */
@@ -177,20 +176,17 @@ export const PAYMENT_CREATE: MergeableWrite<PaymentCreate, number | null> = {
     const statements: SqlStatement[] = [
       {
         sql: insertPayments(creates.length),
-        args: creates.flatMap(({ payment, offer, key }) => [
-          ...PAYMENT_COLUMNS.map((column) => payment[column]),
-          offer.id,
-          offer.org_id,
-          offer.updated_at,
-          key?.key ?? null,
+        args: creates.flatMap((create) => [
+          ...paymentValues(create),
+          create.offer.id,
+          create.offer.org_id,
+          create.offer.updated_at,
+          create.key?.key ?? null,
         ]),
       },
       {
         sql: insertWithPayment("events", EVENT_COLUMNS, creates.length),
-        args: creates.flatMap(({ event, payment }) => [
-          ...EVENT_COLUMNS.map((column) => event[column]),
-          payment.public_id,
-        ]),
+        args: creates.flatMap(eventValues),
       },
     ];
     if (keyed.length > 0) {
@@ -198,17 +194,7 @@ export const PAYMENT_CREATE: MergeableWrite<PaymentCreate, number | null> = {
         sql: insertWithPayment("idempotency_keys", KEY_COLUMNS, keyed.length, {
           status: "'COMPLETED'",
         }),
-        args: keyed.flatMap(({ key, payment }) => [
-          payment.org_id,
-          key!.key,
-          key!.fingerprint,
-          key!.lockedUntil,
-          key!.status,
-          key!.contentType,
-          key!.body,
-          key!.createdAt,
-          payment.public_id,
-        ]),
+        args: keyed.flatMap((create) => keyValues(create, create.key!)),
       });
     }
     return statements;
