@@ -114,11 +114,11 @@ export async function runQuickstartStep(
     }
     case "payment": {
       const qrId = required(input.qrId, "qrId", "the offer");
-      const { answer } = await createPayment(ctx, parseRequest(CreatePaymentRequest, { qrId }));
+      const { payment } = await createPayment(ctx, parseRequest(CreatePaymentRequest, { qrId }));
       return {
         status: 201,
         request: { method: "POST", path: "/api/v1/payments", body: { qrId } },
-        response: JSON.parse(answer),
+        response: toPayment(payment, config.publicUrl),
       };
     }
     case "checkout": {
