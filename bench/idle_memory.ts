@@ -6,7 +6,7 @@
  * `deno run --allow-net --allow-read --allow-write --allow-env --allow-ffi --allow-sys --allow-run bench/idle_memory.ts`.
  */
 import { productionApiKey, startPaystead } from "../tests/support/processes.ts";
-import { rssMiB } from "./api.ts";
+import { offerCreates, rssMiB } from "./api.ts";
 import { runWrk } from "./wrk.ts";
 
 const RUNS = Number(Deno.env.get("RUNS") ?? 3);
@@ -25,13 +25,7 @@ async function once(): Promise<Figures> {
   const key = await productionApiKey(dataDir);
   const server = await startPaystead(dataDir, { PAYSTEAD_ENV: "production" });
   try {
-    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-    const offer = await (await fetch(`${server.url}/api/v1/qr`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ name: "Memory", amount: 1000, currency: "PLN" }),
-    })).json();
-    const body = JSON.stringify({ qrId: offer.qrId });
+    const { headers, body } = await offerCreates(key, server.url);
     const payment = await (await fetch(`${server.url}/api/v1/payments`, {
       method: "POST",
       headers,

@@ -6,6 +6,7 @@
  * `deno run -A bench/memory.ts`.
  */
 import { productionApiKey, startPaystead } from "../tests/support/processes.ts";
+import { offerCreates } from "./api.ts";
 import { runWrk } from "./wrk.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
@@ -40,17 +41,12 @@ async function measure(label: string, env: Record<string, string>): Promise<void
   const key = await productionApiKey(dataDir);
   const server = await startPaystead(dataDir, { PAYSTEAD_ENV: "production", ...env });
   try {
-    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-    const offer = await (await fetch(`${server.url}/api/v1/qr`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ name: "Memory", amount: 1000, currency: "PLN" }),
-    })).json();
+    const { headers, body } = await offerCreates(key, server.url);
     const idle = await residentByMapping(server.process.pid);
     const load = await runWrk({
       url: `${server.url}/api/v1/payments`,
       method: "POST",
-      body: JSON.stringify({ qrId: offer.qrId }),
+      body,
       headers,
       uniqueIdempotencyKey: true,
       connections: 32,
