@@ -215,6 +215,14 @@ Deno.test("[e2e] the merchant panel, page by page, in Chromium", async (t) => {
       await page.getByText("Offer created.").waitFor();
       const qr = page.locator("img.qr__image");
       await qr.waitFor();
+      // The first QR code a process draws loads its library then: the image may still be loading.
+      await qr.evaluate((img) =>
+        (img as HTMLImageElement).complete ||
+        new Promise((settled) => {
+          img.addEventListener("load", settled, { once: true });
+          img.addEventListener("error", settled, { once: true });
+        })
+      );
       assert.ok(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0));
       await screenshot(page, "panel-offer");
       await page.goto(`${origin}/panel/offers`);
