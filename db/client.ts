@@ -12,6 +12,7 @@ import type { RemoteBatchWriter } from "./remote_batch.ts";
 import type { RemoteParts } from "./remote_store.ts";
 import { FileGuard, readProblemAt } from "./file_guard.ts";
 import { LocalSqliteConnection } from "./local_sqlite.ts";
+import { TurnSnapshot } from "./turn_snapshot.ts";
 import { StorageHealth, StorageOpenError, StorageUnavailableError } from "./storage_health.ts";
 import { WalCheckpointer } from "./wal_checkpoint.ts";
 import { WalIndex } from "./wal_index.ts";
@@ -99,7 +100,7 @@ async function ensureParentDirectory(path: string): Promise<void> {
 
 /** `connection`, refusing each statement while `problem` finds one (see FileGuard). */
 function guarded(
-  connection: LocalSqliteConnection,
+  connection: StatementExecutor,
   problem: () => string | null,
   refuse: (problem: string | null) => void,
 ): StatementExecutor {
@@ -174,11 +175,20 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       blocked: () => guard.writeProblem() !== null,
     });
-    reader = guarded(readOnly, () => guard.readProblem(), refuse);
+    const snapshot = new TurnSnapshot(readOnly);
+    reader = guarded(snapshot, () => guard.readProblem(), refuse);
+    const autocommitWriter = guarded(writer, () => guard.writeProblem(), refuse);
     // A lone one-statement write runs as it comes: SQLite commits it by itself, two native calls
     // fewer than BEGIN and COMMIT around it; its WAL is flushed as a batch's is.
     const autocommit: WriteBatch = {
-      executor: guarded(writer, () => guard.writeProblem(), refuse),
+      executor: {
+        execute: (statement) => {
+          // The statement has committed when this returns (a local call is synchronous).
+          const result = autocommitWriter.execute(statement);
+          snapshot.release();
+          return result;
+        },
+      },
       commit: () => Promise.resolve(),
       rollback: () => Promise.resolve(),
       durable: () => wal.sync(),
@@ -194,6 +204,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
             settle(() => {
               refuse(guard.writeProblem());
               writer.exec("COMMIT");
+              snapshot.release();
             }),
           // A full disk or an I/O error makes SQLite roll back by itself.
           rollback: () =>
@@ -212,6 +223,7 @@ export async function openStore<S>(url: string): Promise<Store<S>> {
       // They are left to the process's exit, and the WAL to the next start's recovery.
       if (guard.writeProblem() !== null) return;
       wal.close();
+      snapshot.release();
       readOnly.close();
       writer.close();
       index.close();
