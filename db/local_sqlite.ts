@@ -4,10 +4,13 @@ import type { ExecuteResult, SqlStatement, StatementExecutor } from "./libsql_di
 /** Deno 2.9's node:sqlite has `setReturnArrays`; its bundled Node types do not list it yet. */
 type ArrayStatement = StatementSync & { setReturnArrays(enabled: boolean): void };
 
+/** Makes a row object of one statement's values, in its columns' order. */
+type RowOf = (values: unknown[]) => Record<string, unknown>;
+
 interface CachedStatement {
   statement: StatementSync;
-  /** The names of the columns it returns (none for a write); asked once, as a native call. */
-  columns: string[];
+  /** Absent for a statement that returns no columns (a write). */
+  rowOf?: RowOf;
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -78,25 +81,21 @@ export class LocalSqliteConnection implements StatementExecutor {
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.clear();
       const statement = this.#db.prepare(sql) as ArrayStatement;
       statement.setReturnArrays(true);
-      cached = { statement, columns: statement.columns().map((column) => column.name) };
+      const columns = statement.columns().map((column) => column.name);
+      cached = { statement, rowOf: columns.length > 0 ? rowFactory(columns) : undefined };
       this.#statements.set(sql, cached);
     }
     return cached;
   }
 
   #run({ sql, args }: SqlStatement): ExecuteResult {
-    const cached = this.#prepared(sql);
+    const { statement, rowOf } = this.#prepared(sql);
     const values = args as SqlValue[];
-    const { columns } = cached;
-    if (columns.length > 0) {
-      const rows = (cached.statement.all(...values) as unknown as unknown[][]).map((values) => {
-        const row: Record<string, unknown> = {};
-        for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
-        return row;
-      });
+    if (rowOf) {
+      const rows = (statement.all(...values) as unknown as unknown[][]).map(rowOf);
       return { rows, rowsAffected: 0 };
     }
-    const info = cached.statement.run(...values);
+    const info = statement.run(...values);
     return {
       rows: [],
       rowsAffected: Number(info.changes),
@@ -106,3 +105,14 @@ export class LocalSqliteConnection implements StatementExecutor {
 }
 
 type SqlValue = null | number | bigint | string | Uint8Array;
+
+/**
+ * A statement's row maker: an object literal of its columns, compiled once per statement. Filling
+ * an empty object column by column made every row's shape anew through megamorphic stores, 1.2 µs
+ * for a payment's 20 columns against 0.2 µs (bench/row_objects.ts). Names are JSON-quoted, so a
+ * column name is only ever a property key.
+ */
+function rowFactory(columns: string[]): RowOf {
+  const fields = columns.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
+  return new Function("values", `return { ${fields.join(", ")} };`) as RowOf;
+}
