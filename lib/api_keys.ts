@@ -227,6 +227,8 @@ export class ApiKeyAuthenticator {
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #cache = new Map<string, CachedKey>();
+  /** Headers already parsed, and the key each carries (see #secretOf). */
+  readonly #secrets = new Map<string, string>();
 
   constructor(deps: {
     config: Config;
@@ -244,6 +246,34 @@ export class ApiKeyAuthenticator {
 
   /** Authenticates a request's `Authorization` header value. */
   async authenticate(header: string | undefined): Promise<ApiPrincipal> {
+    const secret = this.#secrets.get(header ?? "") ?? this.#secretOf(header);
+    const now = this.#clock.now();
+    const entry = await this.#lookup(secret, now);
+    if (!entry) {
+      throw new ApiError("api_key_invalid", `Invalid API key provided: ${masked(secret)}.`);
+    }
+    const { row, principal } = entry;
+    if (row.revoked_at !== null && row.revoked_at <= now) {
+      throw new ApiError("api_key_revoked", `The API key ${masked(secret)} has been revoked.`);
+    }
+    if (row.expires_at !== null && row.expires_at <= now) {
+      throw new ApiError("api_key_expired", `The API key ${masked(secret)} has expired.`);
+    }
+    if (!planAtLeast(principal.plan, API_MINIMUM_PLAN)) {
+      throw new ApiError(
+        "plan_required",
+        `API access needs plan ${API_MINIMUM_PLAN} or higher; the organisation '${principal.orgSlug}' is on ${principal.plan}.`,
+      );
+    }
+    this.#touch(row, now);
+    return principal;
+  }
+
+  /**
+   * The key a header carries, or a 401 for a header that is missing, malformed or for the other
+   * environment. Remembered per header: every request of a client sends the same one.
+   */
+  #secretOf(header: string | undefined): string {
     const environment = this.#config.environment;
     if (!header) {
       throw new ApiError(
@@ -274,27 +304,9 @@ export class ApiKeyAuthenticator {
         `The API key is malformed; ${environment} keys look like sk_${environment}_ followed by 32 letters and digits.`,
       );
     }
-
-    const now = this.#clock.now();
-    const entry = await this.#lookup(secret, now);
-    if (!entry) {
-      throw new ApiError("api_key_invalid", `Invalid API key provided: ${masked(secret)}.`);
-    }
-    const { row, principal } = entry;
-    if (row.revoked_at !== null && row.revoked_at <= now) {
-      throw new ApiError("api_key_revoked", `The API key ${masked(secret)} has been revoked.`);
-    }
-    if (row.expires_at !== null && row.expires_at <= now) {
-      throw new ApiError("api_key_expired", `The API key ${masked(secret)} has expired.`);
-    }
-    if (!planAtLeast(principal.plan, API_MINIMUM_PLAN)) {
-      throw new ApiError(
-        "plan_required",
-        `API access needs plan ${API_MINIMUM_PLAN} or higher; the organisation '${principal.orgSlug}' is on ${principal.plan}.`,
-      );
-    }
-    this.#touch(row, now);
-    return principal;
+    if (this.#secrets.size >= CACHE_MAX_ENTRIES) this.#secrets.clear();
+    this.#secrets.set(header, secret);
+    return secret;
   }
 
   /** Forgets cached keys, so a revocation or plan change made here applies at once. */
