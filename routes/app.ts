@@ -1,5 +1,5 @@
 import { type ErrorHandler, Hono } from "hono";
-import { Gauge, type Registry } from "prom-client";
+import { Gauge, type Registry } from "../lib/prometheus.ts";
 import type { ApiKeyAuthenticator } from "../lib/api_keys.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
