@@ -195,7 +195,8 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
     "./pay.tsx",
     "./sandbox_inbox.ts",
   ]);
-  assert.deepEqual(lazyImportsOf("/lib/exports/xlsx.ts"), ["exceljs"]);
+  assert.deepEqual(lazyImportsOf("/lib/exports/xlsx.ts"), ["exceljs", "node:stream"]);
+  assert.deepEqual(lazyImportsOf("/lib/webhooks/delivery/sender.ts"), ["./pinned_request.ts"]);
   assert.deepEqual(lazyImportsOf("/lib/exports/csv.ts"), ["csv-stringify"]);
   assert.deepEqual(lazyImportsOf("/lib/reconciliations/statement.ts"), ["csv-parse/sync"]);
   assert.deepEqual(lazyImportsOf("/routes/error_pages.ts"), ["./error_page.tsx"]);

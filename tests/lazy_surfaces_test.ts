@@ -245,4 +245,9 @@ Deno.test("[surfaces] the pages, the other commands and the large packages used 
     const found = reached.filter((specifier) => specifier.startsWith(`npm:${name}`));
     assert.deepEqual(found, [], `${name} is imported at start`);
   }
+  // Node's HTTP client and streams (with its TLS, sockets and DNS: about a hundred of Deno's own
+  // modules): the first webhook attempt under the address policy or workbook loads them.
+  for (const builtin of ["node:http", "node:https", "node:stream"]) {
+    assert.ok(!reached.includes(builtin), `${builtin} is imported at start`);
+  }
 });
