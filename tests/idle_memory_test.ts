@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { shippedFlags, startPaystead } from "./support/processes.ts";
+import { shippedEnv, shippedFlags, startPaystead } from "./support/processes.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const COLLECTED = "collected the start's garbage";
@@ -20,10 +20,21 @@ Deno.test("[idle] the start task resolves a dynamic import when it runs; the bin
   assert.doesNotMatch(config.tasks.compile, /lazy-dynamic-imports/);
 });
 
+Deno.test("[idle] the start task runs deno without its update check", () => {
+  // Otherwise each start of `deno run` resolves dl.deno.land and loads the system's CA
+  // certificates and TLS code, held for the process's life (about 1 MiB; at every start where the
+  // check cannot finish, once a day where it can): a payment server has no reason to call out.
+  // The compiled binaries make no such check.
+  assert.deepEqual(shippedEnv("start"), { DENO_NO_UPDATE_CHECK: "1" });
+});
+
 Deno.test("[idle] a server collects its start's garbage once", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-idle-" });
   const server = await startPaystead(dataDir, { PAYSTEAD_ENV: "sandbox", LOG_LEVEL: "info" });
   try {
+    // The test servers run as the start task runs them: without Deno's update check.
+    const environ = await Deno.readTextFile(`/proc/${server.process.pid}/environ`);
+    assert.ok(environ.split("\0").includes("DENO_NO_UPDATE_CHECK=1"));
     const health = await fetch(`${server.url}/healthz`);
     assert.equal(health.status, 200);
     await health.body?.cancel();
