@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { shippedEnv, shippedFlags, startPaystead } from "./support/processes.ts";
+import { loadConfig } from "../lib/config.ts";
+import { PAYU_TEST_ENV, shippedEnv, shippedFlags, startPaystead } from "./support/processes.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const COLLECTED = "collected the start's garbage";
@@ -51,4 +52,30 @@ Deno.test("[idle] a server collects its start's garbage once", async () => {
   // collection keeps it): about 6-8 MiB of a 28 MiB heap.
   assert.ok(lines[0].freedMiB >= 3, `freed ${lines[0].freedMiB} MiB`);
   assert.ok(lines[0].heapMiB < 28, `heap ${lines[0].heapMiB} MiB`);
+});
+
+Deno.test("[idle] a start's configuration builds no Intl formatter; a wrong value's message may", () => {
+  // The first Intl formatter of a process loads ICU's locale data and code: about 4 MiB that an
+  // idle server held for good when the configuration made its PAYMENT_PROVIDER message (issue 34).
+  const made: string[] = [];
+  const intl = Intl as unknown as Record<string, new (...args: unknown[]) => object>;
+  const kinds = ["ListFormat", "NumberFormat", "DateTimeFormat", "PluralRules"];
+  const originals = kinds.map((kind) => intl[kind]);
+  kinds.forEach((kind, i) => {
+    intl[kind] = new Proxy(originals[i], {
+      construct(target, args) {
+        made.push(kind);
+        return Reflect.construct(target, args);
+      },
+    });
+  });
+  try {
+    loadConfig({});
+    loadConfig({ PAYSTEAD_ENV: "production", ...PAYU_TEST_ENV });
+    assert.deepEqual(made, []);
+    assert.throws(() => loadConfig({ PAYMENT_PROVIDER: "stripe" }), /must be sandbox or payu/);
+    assert.deepEqual(made, ["ListFormat"]);
+  } finally {
+    kinds.forEach((kind, i) => intl[kind] = originals[i]);
+  }
 });
