@@ -10,7 +10,7 @@ import { createLogger, errorFields, type Logger } from "./lib/log.ts";
 import { backupBeforeMigrating } from "./lib/ops/pre_migration_backup.ts";
 import { reconcileAtStart } from "./lib/payments/reconcile.ts";
 import { collectStartGarbage } from "./lib/start_garbage.ts";
-import { Counter } from "prom-client";
+import { Counter } from "./lib/prometheus.ts";
 import { Listener } from "./listener.ts";
 import { createApp } from "./routes/app.ts";
 import { startMetricsListener } from "./routes/metrics_listener.ts";

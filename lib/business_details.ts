@@ -3,7 +3,7 @@ import type { Store } from "../db/client.ts";
 import { findBusinessDetails, saveBusinessDetails } from "../db/business_details.ts";
 import type { AccountsSchema, BusinessDetailsRow } from "../db/schema.ts";
 import { ApiError } from "./errors.ts";
-import { type Language, LANGUAGES } from "./i18n/mod.ts";
+import { type Language, LANGUAGES } from "./i18n/languages.ts";
 
 const NIP_WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7];
 

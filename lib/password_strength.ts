@@ -1,5 +1,6 @@
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import { type Language, translator } from "./i18n/mod.ts";
+import type { Language } from "./i18n/languages.ts";
+import type { translator } from "./i18n/mod.ts";
 
 /** zxcvbn's score of a password people may choose: "safely unguessable" and up. */
 const MIN_PASSWORD_SCORE = 3;
@@ -12,6 +13,8 @@ interface Estimator {
   /** The English advice's keys, by its text: zxcvbn answers in English, we say it again. */
   keyOfEnglish: Map<string, string>;
   advice: Record<Language, Advice>;
+  /** The catalogues' translator, loaded with zxcvbn: the API's modules hold no catalogue. */
+  translator: typeof translator;
 }
 
 let estimator: Promise<Estimator> | undefined;
@@ -29,7 +32,8 @@ function loadEstimator(): Promise<Estimator> {
     import("@zxcvbn-ts/language-common"),
     import("@zxcvbn-ts/language-en"),
     import("@zxcvbn-ts/language-pl"),
-  ]).then(([{ ZxcvbnFactory }, common, english, polish]) => {
+    import("./i18n/mod.ts"),
+  ]).then(([{ ZxcvbnFactory }, common, english, polish, i18n]) => {
     const polishWords = Object.fromEntries(
       Object.entries(polish.dictionary).map(([name, words]) => [`${name}Pl`, words]),
     );
@@ -48,6 +52,7 @@ function loadEstimator(): Promise<Estimator> {
         en: english.translations as Advice,
         pl: polish.translations as unknown as Advice,
       },
+      translator: i18n.translator,
     };
   });
   return estimator;
@@ -79,7 +84,7 @@ export async function guessablePasswordProblem(
   const result = found.factory.check(password, personalWords(person));
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   const { warning, suggestions } = result.feedback;
-  const { t } = translator(language);
+  const { t } = found.translator(language);
   return [
     t("panel.password.tooEasy"),
     ...[warning, ...suggestions].filter((line): line is string => !!line)

@@ -1,5 +1,5 @@
 import { type ErrorHandler, Hono } from "hono";
-import { Gauge, type Registry } from "prom-client";
+import { Gauge, type Registry } from "../lib/prometheus.ts";
 import type { ApiKeyAuthenticator } from "../lib/api_keys.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
@@ -13,7 +13,7 @@ import { createApi } from "./api/mod.ts";
 import { buildOpenApiDocument } from "./api/openapi_document.ts";
 import type { AppEnv } from "./env.ts";
 import { toApiError } from "./errors.ts";
-import { renderError } from "./html.tsx";
+import { renderError } from "./error_pages.ts";
 import { LazySurface } from "./lazy_surface.ts";
 import { clientAddress } from "./middleware/client_address.ts";
 import { rateLimit } from "./middleware/rate_limit.ts";

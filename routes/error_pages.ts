@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { ApiError } from "../lib/errors.ts";
-import { type Language, translator } from "../lib/i18n/mod.ts";
+import type { AppEnv } from "./env.ts";
+import { errorResponse } from "./errors.ts";
 
 /**
  * Paths whose errors are always the contract's JSON: the API, the operational endpoints, and
@@ -23,19 +24,17 @@ export function wantsPage(c: Context): boolean {
   return accept.includes("text/html") || !accept.includes("application/json");
 }
 
-/** The statuses a customer's error page explains in its own words; others are "went wrong". */
-const CUSTOMER_STATUSES = [400, 403, 404, 409, 429] as const;
-
 /**
- * What a customer's error page for `error` says, in `language`. Never the error's own message,
- * which is written for developers and may name internals.
+ * Answers an error in the form the client asked for: the contract's JSON body for the API and
+ * for scripts (`Accept: application/json`), a plain page for people, never a trace.
+ * NOTE: the page's module (Preact, the catalogues) is imported at the first error a person is
+ * shown, by a string literal that `deno compile` embeds: a process serving the API never holds
+ * it (issue 34). Should that import fail, the person gets the contract's JSON body instead.
  */
-export function customerErrorText(
-  error: ApiError,
-  language: Language,
-): { title: string; text: string } {
-  const { t } = translator(language);
-  const status = CUSTOMER_STATUSES.find((known) => known === error.status);
-  if (status === undefined) return { title: t("error.other.title"), text: t("error.other.text") };
-  return { title: t(`error.${status}.title`), text: t(`error.${status}.text`) };
+export function renderError(c: Context<AppEnv>, error: ApiError): Response | Promise<Response> {
+  if (!wantsPage(c)) return errorResponse(c, error);
+  return import("./error_page.tsx").then(
+    ({ errorPage }) => errorPage(c, error),
+    () => errorResponse(c, error),
+  );
 }

@@ -2,13 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { MessagePage } from "../components/MessagePage.tsx";
-import type { ApiError } from "../lib/errors.ts";
 import type { AppEnv } from "./env.ts";
-import { customerErrorText, wantsPage } from "./error_pages.ts";
-import { chooseLanguage, translator } from "../lib/i18n/mod.ts";
-import { languageRequest, switchLink } from "./customer_language.ts";
-import { errorResponse } from "./errors.ts";
 
 /**
  * The Content-Security-Policy of every page: only this origin's scripts, styles and requests
@@ -58,35 +52,4 @@ export function renderPage<E extends AppEnv>(
     `<!doctype html>${renderToString(page)}`,
     (options.status ?? 200) as ContentfulStatusCode,
   );
-}
-
-function errorPage(c: Context<AppEnv>, error: ApiError): Response {
-  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  // Only the request speaks here: the payment or session it named may not exist.
-  const language = chooseLanguage(languageRequest(c));
-  const { title, text } = customerErrorText(error, language);
-  const reference = error.status >= 500
-    ? translator(language).t("error.reference", { requestId: c.get("requestId") })
-    : undefined;
-  return renderPage(
-    c,
-    <MessagePage
-      title={title}
-      tone="error"
-      reference={reference}
-      lang={language}
-      switchTo={c.req.method === "GET" ? switchLink(c.req.path, language) : undefined}
-    >
-      <p>{text}</p>
-    </MessagePage>,
-    { status: error.status },
-  );
-}
-
-/**
- * Answers an error in the form the client asked for: the contract's JSON body for the API and
- * for scripts (`Accept: application/json`), a plain page for people, never a trace.
- */
-export function renderError(c: Context<AppEnv>, error: ApiError): Response {
-  return wantsPage(c) ? errorPage(c, error) : errorResponse(c, error);
 }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Hono, type MiddlewareHandler } from "hono";
-import { Registry } from "prom-client";
+import { Registry } from "../lib/prometheus.ts";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import type { AppEnv } from "./env.ts";

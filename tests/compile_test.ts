@@ -181,6 +181,7 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
       .filter((dependency) => dependency.isDynamic).map((dependency) => dependency.specifier)
       .sort();
   assert.deepEqual(lazyImportsOf("/lib/password_strength.ts"), [
+    "./i18n/mod.ts",
     "@zxcvbn-ts/core",
     "@zxcvbn-ts/language-common",
     "@zxcvbn-ts/language-en",
@@ -194,7 +195,12 @@ Deno.test("[compile] modules loaded on first use are in the graph deno compile e
     "./pay.tsx",
     "./sandbox_inbox.ts",
   ]);
-  assert.deepEqual(lazyImportsOf("/lib/exports/xlsx.ts"), ["exceljs"]);
+  assert.deepEqual(lazyImportsOf("/lib/exports/xlsx.ts"), ["exceljs", "node:stream"]);
+  assert.deepEqual(lazyImportsOf("/lib/webhooks/delivery/sender.ts"), ["./pinned_request.ts"]);
+  assert.deepEqual(lazyImportsOf("/lib/exports/csv.ts"), ["csv-stringify"]);
+  assert.deepEqual(lazyImportsOf("/lib/reconciliations/statement.ts"), ["csv-parse/sync"]);
+  assert.deepEqual(lazyImportsOf("/routes/error_pages.ts"), ["./error_page.tsx"]);
+  assert.deepEqual(lazyImportsOf("/lib/emails/sender.ts"), ["./render.tsx"]);
   assert.deepEqual(lazyImportsOf("/lib/emails/mailer.ts"), ["nodemailer"]);
   assert.deepEqual(lazyImportsOf("/lib/ops/offsite_store.ts"), [
     "@aws-sdk/client-s3",

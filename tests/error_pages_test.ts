@@ -3,7 +3,8 @@ import { Hono } from "hono";
 import { ApiError } from "../lib/errors.ts";
 import { type Language, translator } from "../lib/i18n/mod.ts";
 import { panelErrorText } from "../lib/panel/error_text.ts";
-import { customerErrorText, wantsPage } from "../routes/error_pages.ts";
+import { customerErrorText } from "../routes/error_page.tsx";
+import { wantsPage } from "../routes/error_pages.ts";
 
 Deno.test("[error pages] one rule decides page or JSON for public pages, the panel and the API", async (t) => {
   const app = new Hono();

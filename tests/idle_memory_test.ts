@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { shippedFlags, startPaystead } from "./support/processes.ts";
+import { loadConfig } from "../lib/config.ts";
+import { PAYU_TEST_ENV, shippedEnv, shippedFlags, startPaystead } from "./support/processes.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const COLLECTED = "collected the start's garbage";
@@ -20,10 +21,21 @@ Deno.test("[idle] the start task resolves a dynamic import when it runs; the bin
   assert.doesNotMatch(config.tasks.compile, /lazy-dynamic-imports/);
 });
 
+Deno.test("[idle] the start task runs deno without its update check", () => {
+  // Otherwise each start of `deno run` resolves dl.deno.land and loads the system's CA
+  // certificates and TLS code, held for the process's life (about 1 MiB; at every start where the
+  // check cannot finish, once a day where it can): a payment server has no reason to call out.
+  // The compiled binaries make no such check.
+  assert.deepEqual(shippedEnv("start"), { DENO_NO_UPDATE_CHECK: "1" });
+});
+
 Deno.test("[idle] a server collects its start's garbage once", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-idle-" });
   const server = await startPaystead(dataDir, { PAYSTEAD_ENV: "sandbox", LOG_LEVEL: "info" });
   try {
+    // The test servers run as the start task runs them: without Deno's update check.
+    const environ = await Deno.readTextFile(`/proc/${server.process.pid}/environ`);
+    assert.ok(environ.split("\0").includes("DENO_NO_UPDATE_CHECK=1"));
     const health = await fetch(`${server.url}/healthz`);
     assert.equal(health.status, 200);
     await health.body?.cancel();
@@ -40,4 +52,30 @@ Deno.test("[idle] a server collects its start's garbage once", async () => {
   // collection keeps it): about 6-8 MiB of a 28 MiB heap.
   assert.ok(lines[0].freedMiB >= 3, `freed ${lines[0].freedMiB} MiB`);
   assert.ok(lines[0].heapMiB < 28, `heap ${lines[0].heapMiB} MiB`);
+});
+
+Deno.test("[idle] a start's configuration builds no Intl formatter; a wrong value's message may", () => {
+  // The first Intl formatter of a process loads ICU's locale data and code: about 4 MiB that an
+  // idle server held for good when the configuration made its PAYMENT_PROVIDER message (issue 34).
+  const made: string[] = [];
+  const intl = Intl as unknown as Record<string, new (...args: unknown[]) => object>;
+  const kinds = ["ListFormat", "NumberFormat", "DateTimeFormat", "PluralRules"];
+  const originals = kinds.map((kind) => intl[kind]);
+  kinds.forEach((kind, i) => {
+    intl[kind] = new Proxy(originals[i], {
+      construct(target, args) {
+        made.push(kind);
+        return Reflect.construct(target, args);
+      },
+    });
+  });
+  try {
+    loadConfig({});
+    loadConfig({ PAYSTEAD_ENV: "production", ...PAYU_TEST_ENV });
+    assert.deepEqual(made, []);
+    assert.throws(() => loadConfig({ PAYMENT_PROVIDER: "stripe" }), /must be sandbox or payu/);
+    assert.deepEqual(made, ["ListFormat"]);
+  } finally {
+    kinds.forEach((kind, i) => intl[kind] = originals[i]);
+  }
 });

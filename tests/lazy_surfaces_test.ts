@@ -4,7 +4,7 @@ import { ApiError } from "../lib/errors.ts";
 import { createLogger } from "../lib/log.ts";
 import type { AppEnv } from "../routes/env.ts";
 import { toApiError } from "../routes/errors.ts";
-import { renderError } from "../routes/html.tsx";
+import { renderError } from "../routes/error_pages.ts";
 import { LazySurface } from "../routes/lazy_surface.ts";
 import { productionApiKey, startPaystead } from "./support/processes.ts";
 
@@ -218,12 +218,36 @@ Deno.test("[surfaces] the pages, the other commands and the large packages used 
       "lib/providers/payu/fake/cli.ts",
       "lib/config_transfer/import.ts",
       "lib/config_transfer/export.ts",
+      // The catalogues, Preact and the error page: the first page, e-mail or password loads them.
+      "lib/i18n/mod.ts",
+      "routes/html.tsx",
+      "routes/error_page.tsx",
+      "lib/emails/render.tsx",
     ]
   ) {
     assert.ok(!reached.includes(`${root}${page}`), `${page} is imported at start`);
   }
-  for (const name of ["exceljs", "nodemailer", "@aws-sdk/", "age-encryption", "@zxcvbn-ts/"]) {
+  for (
+    const name of [
+      "exceljs",
+      "nodemailer",
+      "@aws-sdk/",
+      "age-encryption",
+      "@zxcvbn-ts/",
+      "intl-messageformat",
+      "preact",
+      "csv-parse",
+      "csv-stringify",
+      // Its index: lib/prometheus.ts imports the three classes' own files.
+      "prom-client",
+    ]
+  ) {
     const found = reached.filter((specifier) => specifier.startsWith(`npm:${name}`));
     assert.deepEqual(found, [], `${name} is imported at start`);
+  }
+  // Node's HTTP client and streams (with its TLS, sockets and DNS: about a hundred of Deno's own
+  // modules): the first webhook attempt under the address policy or workbook loads them.
+  for (const builtin of ["node:http", "node:https", "node:stream"]) {
+    assert.ok(!reached.includes(builtin), `${builtin} is imported at start`);
   }
 });

@@ -93,7 +93,8 @@ Deno.test("[shipped] the tasks that run Paystead name each permission, and the h
   const start = shippedArgs("start", ["--port", "1"]);
   assert.equal(
     start.join(" "),
-    tasks.start.replace(/^deno /, "").replace("main.ts", `${root}main.ts`) + " --port 1",
+    tasks.start.replace(/^DENO_NO_UPDATE_CHECK=1 deno /, "").replace("main.ts", `${root}main.ts`) +
+      " --port 1",
   );
   const cli = shippedArgs("cli", ["migrate"]);
   assert.equal(

@@ -28,7 +28,7 @@ import {
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../errors.ts";
 import { guessablePasswordProblem } from "../password_strength.ts";
-import { isLanguage, type Language } from "../i18n/mod.ts";
+import { isLanguage, type Language } from "../i18n/languages.ts";
 import { type PasswordHasher, scryptPasswords } from "../passwords.ts";
 import type { Plan, Role } from "../plans.ts";
 import type { ScheduledJob } from "../scheduler.ts";

@@ -1,4 +1,4 @@
-import { isLanguage } from "../i18n/mod.ts";
+import { isLanguage } from "../i18n/languages.ts";
 import { findOffer } from "../../db/offers.ts";
 import { findPaymentByPublicId } from "../../db/payments.ts";
 import { findOpenRenewal, findRenewalOfPayment } from "../../db/subscription_renewals.ts";

@@ -1,4 +1,4 @@
-import { isLanguage } from "../i18n/mod.ts";
+import { isLanguage } from "../i18n/languages.ts";
 import {
   type CheckoutSessionRecord,
   findCheckoutSessionById,

@@ -18,7 +18,7 @@ import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
 import { MAX_AMOUNT } from "../money.ts";
 import { requireHttpsInProduction, storedLocale } from "../payments/mod.ts";
-import { isLanguage } from "../i18n/mod.ts";
+import { isLanguage } from "../i18n/languages.ts";
 import { embedOriginOf } from "./origins.ts";
 import type { ListQuery, Page } from "../schemas.ts";
 import type { CheckoutSession, CreateCheckoutSessionRequest, LineItem } from "./schemas.ts";

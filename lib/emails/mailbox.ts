@@ -2,12 +2,12 @@ import { z } from "zod";
 import { findMailboxEmail, listMailbox, type MailboxRow } from "../../db/customer_emails.ts";
 import { toIso } from "../clock.ts";
 import type { OrgContext } from "../context.ts";
-import { LANGUAGES } from "../i18n/mod.ts";
+import { LANGUAGES } from "../i18n/languages.ts";
 import { pageAfter } from "../pagination.ts";
 import { requireSandbox } from "../payments/mod.ts";
 import type { ListQuery, Page } from "../schemas.ts";
 import { Timestamp } from "../schemas.ts";
-import { EMAIL_KINDS } from "./content.ts";
+import { EMAIL_KINDS } from "./facts.ts";
 
 /** One message of the sandbox mailbox, as the customer would have received it. */
 export const SandboxEmail = z.strictObject({

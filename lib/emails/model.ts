@@ -6,7 +6,7 @@ import {
 } from "../../db/subscription_renewals.ts";
 import { getBusinessDetails } from "../business_details.ts";
 import type { Services } from "../context.ts";
-import { isLanguage } from "../i18n/mod.ts";
+import { isLanguage } from "../i18n/languages.ts";
 import type { RecurringInterval } from "../offers.ts";
 import { invoiceRequestOf, paymentUrl } from "../payments/mod.ts";
 import { period } from "../subscriptions/periods.ts";
@@ -16,7 +16,7 @@ import {
   type EmailModel,
   type RenewalLink,
   sellerOf,
-} from "./content.ts";
+} from "./facts.ts";
 
 interface StoredLineItem {
   name: string;

@@ -14,7 +14,7 @@ import { ApiError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { PaymentTransitionHook } from "../payments/hooks.ts";
 import type { PaymentRecord } from "../payments/mod.ts";
-import type { EmailKind } from "./content.ts";
+import type { EmailKind } from "./facts.ts";
 
 /** The scheduled job that sends customer e-mails (see sender.ts). */
 export const CUSTOMER_EMAILS_JOB = "customer-emails";

@@ -1,6 +1,7 @@
 import { renderToString } from "preact-render-to-string";
 import { CustomerEmail } from "../../components/emails/CustomerEmail.tsx";
-import { type EmailModel, emailParts, emailText, type RenderedEmail } from "./content.ts";
+import { emailParts, emailText } from "./content.ts";
+import type { EmailModel, RenderedEmail } from "./facts.ts";
 
 /** Renders a customer e-mail: subject, plain text and HTML, all in the model's language. */
 export function renderEmail(model: EmailModel): RenderedEmail {

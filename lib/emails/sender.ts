@@ -14,11 +14,10 @@ import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import { isStorageUnavailable } from "../storage.ts";
 import { nextAttemptAt } from "../webhooks/delivery/retry.ts";
-import type { RenderedEmail } from "./content.ts";
+import type { RenderedEmail } from "./facts.ts";
 import { describeMailError, mailboxMailer, type Mailer, smtpMailer } from "./mailer.ts";
 import { loadEmailModel } from "./model.ts";
 import { CUSTOMER_EMAILS_JOB } from "./outbox.ts";
-import { renderEmail } from "./render.tsx";
 
 /** Tuning of the sender (tests shorten the lease). */
 export interface EmailSenderOptions {
@@ -175,6 +174,10 @@ export class CustomerEmailSender {
     const services = this.#services;
     try {
       const model = await loadEmailModel(services, email);
+      // NOTE: the renderer (the catalogues, Preact) loads at the first e-mail, by a string literal
+      // that `deno compile` embeds: a process that sends none never holds it (issue 34). A failed
+      // import fails this attempt, which is retried as any other.
+      const { renderEmail } = await import("./render.tsx");
       const rendered = renderEmail(model);
       await this.#mailer!.send({
         from: services.config.mailFrom,

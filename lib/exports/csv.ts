@@ -1,4 +1,3 @@
-import { stringify } from "csv-stringify";
 import { toIso } from "../clock.ts";
 import { formatMajorAmount } from "../money.ts";
 import type { Column } from "./columns.ts";
@@ -23,11 +22,14 @@ function csvValue<R extends { currency: string }>(column: Column<R>, row: R): st
 /**
  * Writes an export as RFC 4180 CSV (CRLF, quotes where needed) in UTF-8 with a BOM, so Excel in a
  * Polish locale reads the characters right: amounts in major units with a dot, times in ISO 8601.
+ * csv-stringify is imported at the first CSV export (a string literal, which `deno compile`
+ * embeds): a process that exports nothing does not hold it (issue 34, idle memory).
  */
-export function csvWriter<R extends { currency: string }>(
+export async function csvWriter<R extends { currency: string }>(
   columns: Column<R>[],
   sink: Sink,
-): SheetWriter<R> {
+): Promise<SheetWriter<R>> {
+  const { stringify } = await import("csv-stringify");
   const stringifier = stringify({
     bom: true,
     header: true,

@@ -58,7 +58,7 @@ async function writerFor<R extends { currency: string }>(
   sink: Sink,
 ): Promise<SheetWriter<R>> {
   return format === "csv"
-    ? csvWriter(columns, sink)
+    ? await csvWriter(columns, sink)
     : await xlsxWriter(sheetName, columns, ORGANISATION_TIME_ZONE, sink);
 }
 

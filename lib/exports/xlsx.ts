@@ -1,5 +1,4 @@
 import type ExcelJS from "exceljs";
-import { PassThrough } from "node:stream";
 import { currencyDigits } from "../money.ts";
 import { wallClockMs } from "../time_zone.ts";
 import type { Column } from "./columns.ts";
@@ -42,8 +41,9 @@ function amountFormat(currency: string): string {
  * Writes an export as a workbook with typed cells, through exceljs's streaming writer: amounts as
  * numbers in major units with the currency's decimals, times as dates showing the wall clock of
  * `timeZone` (a spreadsheet's dates have no time zone), text as text, never as a formula.
- * exceljs is imported at the first workbook (a string literal, which `deno compile` embeds): it
- * is about 30 MiB resident, which a process that never exports a workbook should not hold.
+ * exceljs and Node's streams are imported at the first workbook (string literals, which `deno
+ * compile` embeds): exceljs is about 30 MiB resident, which a process that never exports a
+ * workbook should not hold.
  */
 export async function xlsxWriter<R extends { currency: string }>(
   sheetName: string,
@@ -51,7 +51,10 @@ export async function xlsxWriter<R extends { currency: string }>(
   timeZone: string,
   sink: Sink,
 ): Promise<SheetWriter<R>> {
-  const { default: ExcelJS } = await import("exceljs");
+  const [{ default: ExcelJS }, { PassThrough }] = await Promise.all([
+    import("exceljs"),
+    import("node:stream"),
+  ]);
   const output = new PassThrough();
   output.on("data", (chunk: Uint8Array) => sink(chunk));
   const finished = new Promise<void>((resolve, reject) => {

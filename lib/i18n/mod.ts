@@ -1,5 +1,6 @@
 import { IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
 import type { Catalogue, MessageKey } from "./catalogue.ts";
+import type { Language } from "./languages.ts";
 import { customer as enCustomer } from "./en/customer.ts";
 import { emails as enEmails } from "./en/emails.ts";
 import { panel as enPanel } from "./en/panel.ts";
@@ -9,10 +10,14 @@ import { panel as plPanel } from "./pl/panel.ts";
 
 export type { MessageKey } from "./catalogue.ts";
 
-/** The languages customers are served in. */
-export const LANGUAGES = ["pl", "en"] as const;
-/** A language customers are served in. */
-export type Language = typeof LANGUAGES[number];
+export {
+  chooseLanguage,
+  isLanguage,
+  type Language,
+  languageFromAcceptLanguage,
+  LANGUAGES,
+  type LanguageSignals,
+} from "./languages.ts";
 
 /** Each language's whole catalogue. */
 export const CATALOGUES: Readonly<Record<Language, Catalogue>> = {
@@ -22,41 +27,6 @@ export const CATALOGUES: Readonly<Record<Language, Catalogue>> = {
 
 /** The BCP 47 locale whose conventions (numbers, dates) a language's pages follow. */
 const LOCALES: Record<Language, string> = { pl: "pl-PL", en: "en-GB" };
-
-/** Tells whether `value` names a language we serve. */
-export function isLanguage(value: unknown): value is Language {
-  return value === "pl" || value === "en";
-}
-
-/** The first language of an `Accept-Language` header we serve, by its q-values; null for none. */
-export function languageFromAcceptLanguage(header: string | null | undefined): Language | null {
-  if (!header) return null;
-  const ranked = header.split(",").map((part, index) => {
-    const [range, ...params] = part.trim().split(";");
-    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
-    return { base: range.trim().toLowerCase().split("-")[0], q: q ? Number(q) : 1, index };
-  }).filter((entry) => entry.q > 0 && !Number.isNaN(entry.q))
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked.map((entry) => entry.base).find(isLanguage) ?? null;
-}
-
-/** What decides a customer's language, strongest first (CONTRACT "Customers in their language"). */
-export interface LanguageSignals {
-  /** `?lang=`: the customer's own switch. */
-  query?: string | null;
-  /** The payment's or session's `locale` (`auto` defers to the browser). */
-  locale?: string | null;
-  acceptLanguage?: string | null;
-  /** The organisation's `defaultLanguage`. */
-  organisationDefault?: Language | null;
-}
-
-/** Picks the language a customer is served in; Polish when nothing says otherwise. */
-export function chooseLanguage(signals: LanguageSignals): Language {
-  if (isLanguage(signals.query)) return signals.query;
-  if (isLanguage(signals.locale)) return signals.locale;
-  return languageFromAcceptLanguage(signals.acceptLanguage) ?? signals.organisationDefault ?? "pl";
-}
 
 /** Formats messages, amounts and dates in one language. */
 export interface Translator {

@@ -1,4 +1,4 @@
-import { Gauge, type Registry } from "prom-client";
+import { Gauge, type Registry } from "../prometheus.ts";
 import type { BackupStatus } from "./backup_status.ts";
 
 /** Adds the scheduled backups' gauges to `registry`, read from `status` at each scrape. */

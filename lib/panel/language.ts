@@ -2,7 +2,7 @@ import type { Store } from "../../db/client.ts";
 import type { AccountsSchema } from "../../db/schema.ts";
 import { updateUserLanguage } from "../../db/users.ts";
 import { ApiError } from "../errors.ts";
-import { isLanguage, type Language, languageFromAcceptLanguage } from "../i18n/mod.ts";
+import { isLanguage, type Language, languageFromAcceptLanguage } from "../i18n/languages.ts";
 
 /** The panel's language: the user's own choice, else the browser's, else English. */
 export function panelLanguage(

@@ -21,7 +21,7 @@ import { pageAfter } from "../pagination.ts";
 import type { FailureCode } from "../providers/mod.ts";
 import { customerEmailRequired } from "../subscriptions/link_rules.ts";
 import { renewsByLink } from "../subscriptions/link_schedule.ts";
-import { isLanguage, type Language } from "../i18n/mod.ts";
+import { isLanguage, type Language } from "../i18n/languages.ts";
 import { openAttempt, type Payer, sendAttempt } from "./attempts.ts";
 import type { Page } from "../schemas.ts";
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from "./schemas.ts";

@@ -1,4 +1,4 @@
-import { Counter, type Registry } from "prom-client";
+import { Counter, type Registry } from "../prometheus.ts";
 import type { ProviderHealth } from "./health.ts";
 
 /** Adds the payment provider's counters to `registry`, read from `health` at each scrape. */

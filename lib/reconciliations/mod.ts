@@ -225,7 +225,7 @@ export function statementDialect(ctx: OrgContext): StatementDialect {
  */
 export async function reconcile(ctx: OrgContext, statement: Uint8Array): Promise<Reconciliation> {
   const dialect = statementDialect(ctx);
-  const parsed = parseStatement(dialect, statement);
+  const parsed = await parseStatement(dialect, statement);
   const matching = await matchOperations(ctx, dialect.source, parsed.operations);
   const missing = await missingPayments(ctx, parsed, matching.seen);
   const row = await ctx.write((trx) =>

@@ -1,4 +1,3 @@
-import { parse } from "csv-parse/sync";
 import { ApiError } from "../errors.ts";
 import { isDay } from "../exports/schemas.ts";
 import { currencyDigits, isCurrency, MAX_AMOUNT } from "../money.ts";
@@ -182,9 +181,13 @@ function operationOf(
  * Reads a provider's operation statement (CSV, as its panel and API produce it) in its
  * `dialect`. Anything that is not one (not UTF-8 text, no header of its columns, a field that is
  * not what its column holds, a line with another number of fields, over 10 MiB) is a 400 naming
- * the line it stopped at.
+ * the line it stopped at. csv-parse is imported at the first statement (a string literal, which
+ * `deno compile` embeds): a process that reconciles nothing does not hold it (issue 34).
  */
-export function parseStatement(dialect: StatementDialect, bytes: Uint8Array): Statement {
+export async function parseStatement(
+  dialect: StatementDialect,
+  bytes: Uint8Array,
+): Promise<Statement> {
   const text = new TextDecoder("utf-8").decode(bytes.subarray(0, MAX_STATEMENT_BYTES + 1));
   if (bytes.byteLength > MAX_STATEMENT_BYTES) {
     throw invalid(
@@ -196,6 +199,7 @@ export function parseStatement(dialect: StatementDialect, bytes: Uint8Array): St
   if (broken !== -1) throw invalid(lineAt(text, broken), "this is not UTF-8 text, so not a CSV.");
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const firstLine = text.slice(start, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n"));
+  const { parse } = await import("csv-parse/sync");
   let columns: Partial<Record<ColumnName, number>> | undefined;
   const operations: Operation[] = [];
   try {

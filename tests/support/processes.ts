@@ -75,6 +75,20 @@ export function shippedFlags(task: ShippedTask): string[] {
   return flags;
 }
 
+/**
+ * The variables `deno task <task>` sets for `deno` (its leading `NAME=value` words): a test runs
+ * the product with them too.
+ */
+export function shippedEnv(task: ShippedTask): Record<string, string> {
+  const words = TASKS[task].split(/\s+/);
+  return Object.fromEntries(
+    words.slice(0, words.indexOf("deno")).map((word) => {
+      const at = word.indexOf("=");
+      return [word.slice(0, at), word.slice(at + 1)];
+    }),
+  );
+}
+
 /** The arguments that run `deno task <task> <args>` (the start task's `serve` included). */
 export function shippedArgs(task: ShippedTask, args: string[]): string[] {
   const words = TASKS[task].split(/\s+/);
@@ -158,6 +172,7 @@ export function paysteadCommand(
   return new Deno.Command(Deno.execPath(), {
     args: shippedArgs("start", ["--port", String(port), "--data-dir", dataDir]),
     env: {
+      ...shippedEnv("start"),
       LOG_LEVEL: "warn",
       LISTEN_HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -1,5 +1,5 @@
 import type { HostChecker } from "../address_policy.ts";
-import { postToCheckedAddress, type ReceiverAnswer } from "./pinned_request.ts";
+import type { ReceiverAnswer } from "./pinned_request.ts";
 import { parseRetryAfter } from "./retry.ts";
 
 /** How long an attempt may take, DNS to the last byte read; the contract's 15 s. */
@@ -119,6 +119,11 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutco
       const url = new URL(request.url);
       const check = await request.checkHost(url, signal);
       if (!check.ok) return aborted() ?? failure(check.code, check.message, elapsed());
+      // NOTE: node:http and node:https (with Node's TLS, sockets, DNS and streams: about a
+      // hundred of Deno's modules) load at the first attempt under the address policy, by a
+      // string literal that `deno compile` embeds: a process with no endpoint never holds them
+      // (issue 34, idle memory). A failed import fails this attempt, which is retried.
+      const { postToCheckedAddress } = await import("./pinned_request.ts");
       response = await postToCheckedAddress(url, check.addresses, init);
     } else {
       response = await fetch(request.url, { ...init, method: "POST", redirect: "manual" });

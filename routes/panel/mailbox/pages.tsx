@@ -11,7 +11,7 @@ import {
   TableWrap,
 } from "../../../components/panel/ui.tsx";
 import type { MailboxRow } from "../../../db/customer_emails.ts";
-import { EMAIL_KINDS } from "../../../lib/emails/content.ts";
+import { EMAIL_KINDS } from "../../../lib/emails/facts.ts";
 import type { Translator } from "../../../lib/i18n/mod.ts";
 import type { MailboxPage } from "../../../lib/panel/mailbox.ts";
 import { MAILBOX_HREF } from "./href.ts";
