@@ -102,7 +102,12 @@ export async function benchSoak(): Promise<BenchRow> {
     const outcome: Outcome = { paymentIds: new Set(), retries: 0, latenciesMs: [] };
     let keys = 0;
     let lost = 0;
-    const pids = [sandbox.pid, ...servers.map((server) => server.process.pid), Deno.pid];
+    const pids = [
+      sandbox.pid,
+      accounts.pid,
+      ...servers.map((server) => server.process.pid),
+      Deno.pid,
+    ];
     const cpuBefore = await Promise.all(pids.map(cpuSeconds));
     const started = Date.now();
     await Promise.all(Array.from({ length: CLIENTS }, async (_, client) => {
@@ -124,7 +129,7 @@ export async function benchSoak(): Promise<BenchRow> {
       }
     }));
     const elapsed = (Date.now() - started) / 1000;
-    const [sqldCpu, ...othersCpu] = (await Promise.all(pids.map(cpuSeconds)))
+    const [sqldCpu, accountsCpu, ...othersCpu] = (await Promise.all(pids.map(cpuSeconds)))
       .map((seconds, index) => seconds - cpuBefore[index]);
 
     const stored: string[] = [];
@@ -182,7 +187,9 @@ export async function benchSoak(): Promise<BenchRow> {
       `  CPU per acknowledged create: instances ${
         othersCpu.slice(0, -1).map(perCreate).join(" and ")
       }, ` +
-        `clients and receiver ${perCreate(othersCpu.at(-1)!)}`,
+        `clients and receiver ${perCreate(othersCpu.at(-1)!)}, accounts sqld ${
+          perCreate(accountsCpu)
+        }, all ${perCreate(sqldCpu + accountsCpu + othersCpu.reduce((a, b) => a + b, 0))}`,
     );
     const most = Math.max(0, ...[...received.values()].map((statuses) => statuses.length));
     console.log(

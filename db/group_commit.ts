@@ -51,7 +51,7 @@ export interface CommitProbe {
 const MAX_FLUSHES = 2;
 
 /** Resolves after the event loop's next poll for I/O. */
-function nextTurn(): Promise<void> {
+export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 

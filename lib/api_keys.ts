@@ -216,7 +216,6 @@ function masked(secret: string): string {
 interface CachedKey {
   row: ApiKeyRow;
   principal: ApiPrincipal;
-  cachedAt: number;
 }
 
 /** Turns an `Authorization` header into the calling organisation, or a 401/403 `ApiError`. */
@@ -226,7 +225,8 @@ export class ApiKeyAuthenticator {
   readonly #accounts: Store<AccountsSchema>;
   readonly #clock: Clock;
   readonly #log: Logger;
-  readonly #cache = new Map<string, CachedKey>();
+  /** Keys read or being read, by secret, with when the read began. */
+  readonly #cache = new Map<string, { key: Promise<CachedKey | undefined>; cachedAt: number }>();
   /** Headers already parsed, and the key each carries (see #secretOf). */
   readonly #secrets = new Map<string, string>();
 
@@ -318,15 +318,32 @@ export class ApiKeyAuthenticator {
    * The cache is keyed by the secret itself, so a cached key costs no hash; the process sees
    * every secret in its requests anyway. Only a key read from the database is compared.
    */
-  async #lookup(secret: string, now: number): Promise<CachedKey | undefined> {
+  #lookup(secret: string, now: number): Promise<CachedKey | undefined> {
     const cached = this.#cache.get(secret);
-    if (cached && now - cached.cachedAt < CACHE_TTL_MS) return cached;
+    if (cached && now - cached.cachedAt < CACHE_TTL_MS) return cached.key;
+    // NOTE: the read is remembered while it runs, so the requests arriving meanwhile wait for it
+    // instead of each reading: at an expiry a busy process had every request in flight read.
+    const read = { key: this.#read(secret), cachedAt: now };
+    if (this.#cache.size >= CACHE_MAX_ENTRIES) this.#cache.clear();
+    this.#cache.set(secret, read);
+    // Only a key found is kept: one created meanwhile (by another process) works at once.
+    const forget = () => {
+      if (this.#cache.get(secret) === read) this.#cache.delete(secret);
+    };
+    read.key.then((found) => {
+      if (!found) forget();
+    }, forget);
+    return read.key;
+  }
+
+  /** Reads the key with `secret` and its organisation; undefined if there is no such key. */
+  async #read(secret: string): Promise<CachedKey | undefined> {
     const hash = hashApiKey(secret);
     const row = await findApiKeyByHash(this.#store.db, hash);
     if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(hash))) return undefined;
     const org = await findOrganisation(this.#accounts.db, row.org_id);
     if (!org) return undefined;
-    const entry: CachedKey = {
+    return {
       row,
       principal: {
         apiKeyId: row.id,
@@ -335,11 +352,7 @@ export class ApiKeyAuthenticator {
         orgSlug: org.slug,
         plan: org.plan as Plan,
       },
-      cachedAt: now,
     };
-    if (this.#cache.size >= CACHE_MAX_ENTRIES) this.#cache.clear();
-    this.#cache.set(secret, entry);
-    return entry;
   }
 
   #touch(row: ApiKeyRow, now: number): void {

@@ -47,10 +47,16 @@ export async function orgContextOnClock(services: Services, orgId: number): Prom
 const OFFSET_TTL_MS = 1_000;
 const OFFSET_CACHE_MAX = 10_000;
 
-/** Per database: each organisation's offset and when it was read (performance.now()). */
-const offsetCache = new WeakMap<object, Map<number, { offset: number; readAt: number }>>();
+/** An organisation's offset, read or being read, and when the read began (performance.now()). */
+interface CachedOffset {
+  offset: Promise<number>;
+  readAt: number;
+}
 
-function offsetsOf(services: Services): Map<number, { offset: number; readAt: number }> {
+/** Per database: each organisation's offset. */
+const offsetCache = new WeakMap<object, Map<number, CachedOffset>>();
+
+function offsetsOf(services: Services): Map<number, CachedOffset> {
   let offsets = offsetCache.get(services.store);
   if (!offsets) offsetCache.set(services.store, offsets = new Map());
   return offsets;
@@ -61,11 +67,18 @@ async function cachedClockOffset(services: Services, orgId: number): Promise<num
   const offsets = offsetsOf(services);
   const cached = offsets.get(orgId);
   const now = performance.now();
-  if (cached && now - cached.readAt < OFFSET_TTL_MS) return cached.offset;
-  const offset = await findClockOffset(services.store.db, orgId);
+  if (cached && now - cached.readAt < OFFSET_TTL_MS) return await cached.offset;
+  // NOTE: the read is remembered while it runs, so the requests arriving meanwhile wait for it
+  // instead of each reading: at an expiry a busy process had every request in flight read.
+  const entry = { offset: findClockOffset(services.store.db, orgId), readAt: now };
   if (offsets.size >= OFFSET_CACHE_MAX) offsets.clear();
-  offsets.set(orgId, { offset, readAt: now });
-  return offset;
+  offsets.set(orgId, entry);
+  try {
+    return await entry.offset;
+  } catch (error) {
+    if (offsets.get(orgId) === entry) offsets.delete(orgId);
+    throw error;
+  }
 }
 
 function toSandboxClock(services: Services, offsetMs: number): SandboxClock {

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { updateApiKeyValidity } from "../db/api_keys.ts";
 import { setOrganisationPlan } from "../lib/accounts/organisations.ts";
-import { createApiKey } from "../lib/api_keys.ts";
+import { ApiKeyAuthenticator, createApiKey } from "../lib/api_keys.ts";
 import { expectError, makeTestApp, type TestApp } from "./support/helpers.ts";
+import { readCounted } from "./support/read_counted.ts";
 import { pageText, signedInApp } from "./support/panel_helpers.ts";
 
 const HOUR = 3_600_000;
@@ -58,6 +59,38 @@ Deno.test("[api keys] a revocation, expiry or plan change by another instance ap
         "API access needs plan BASIC or higher; the organisation 'acme' is on FREE.",
       );
     });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[api keys] requests arriving while a key is read wait for that read, and a key not found is not kept", async () => {
+  const t = await makeTestApp();
+  try {
+    const read: string[] = [];
+    const authenticator = new ApiKeyAuthenticator({
+      ...t.services,
+      store: readCounted(t.store, read),
+      accounts: readCounted(t.accounts, read),
+    });
+    const together = (secret: string) =>
+      Promise.allSettled(
+        Array.from({ length: 5 }, () => authenticator.authenticate(`Bearer ${secret}`)),
+      );
+    const first = await together(t.apiKey);
+    assert.deepEqual(first.map((result) => result.status), Array(5).fill("fulfilled"));
+    assert.deepEqual(read, ["api_keys", "organisations"], "one read for the five");
+    t.clock.advance(KEY_CACHE_MS);
+    await together(t.apiKey);
+    assert.deepEqual(read.length, 4, "read again once the cache lapsed, once");
+
+    read.length = 0;
+    const unknown = `sk_sandbox_${"0".repeat(32)}`;
+    const refused = await together(unknown);
+    assert.deepEqual(refused.map((result) => result.status), Array(5).fill("rejected"));
+    assert.deepEqual(read, ["api_keys"], "one read for the five");
+    await together(unknown);
+    assert.deepEqual(read, ["api_keys", "api_keys"], "a key not found is read again");
   } finally {
     await t.close();
   }

@@ -8,7 +8,9 @@ import {
 import { findPublicCheckoutSession } from "../lib/checkout/mod.ts";
 import { findPublicPayment } from "../lib/payments/mod.ts";
 import { allowOrigins, createTestSession } from "./support/checkout_helpers.ts";
+import { orgContextOnClock } from "../lib/sandbox_clock.ts";
 import { createTestOffer, createTestPayment, makeTestApp } from "./support/helpers.ts";
+import { readCounted } from "./support/read_counted.ts";
 import { createTestEndpoint, startReceiver } from "./support/webhook_receiver.ts";
 
 const DAY_MS = 86_400_000;
@@ -99,5 +101,22 @@ Deno.test("[org time] webhooks of an organisation ahead in time are sent now, on
   } finally {
     await app.close();
     await receiver.close();
+  }
+});
+
+Deno.test("[org time] requests arriving while the clock's offset is read wait for that read", async () => {
+  const app = await makeTestApp();
+  try {
+    const read: string[] = [];
+    const services = { ...app.services, store: readCounted(app.store, read) };
+    const advanced = await app.request("POST", "/api/v1/sandbox/clock/advance", { days: 2 });
+    assert.equal(advanced.status, 200);
+    const contexts = await Promise.all(
+      Array.from({ length: 5 }, () => orgContextOnClock(services, app.orgId)),
+    );
+    assert.deepEqual(read, ["sandbox_clocks"], "one read for the five");
+    assert.deepEqual(contexts.map((ctx) => ctx.now() - app.clock.now()), Array(5).fill(2 * DAY_MS));
+  } finally {
+    await app.close();
   }
 });

@@ -189,17 +189,45 @@ remoteStoreTest("declared writes carry the commit probes in their one request", 
   );
   // An interactive transaction reads nothing for its listeners: they read for themselves.
   await store.write((trx) => trx.insertInto("events").values(eventRow("evt_4")).execute());
-  // The first write went alone; the two that waited for it shared the next request, whose
-  // probe saw all three.
-  assert.deepEqual(heard, [1, 3, null]);
+  // The three asked for together shared one request, whose probe saw all three.
+  assert.deepEqual(heard, [3, null]);
 });
+
+remoteStoreTest(
+  "after a shared request the next waits a moment for more writes; a lone writer never waits",
+  async (store) => {
+    const heard = countEventsAtEachCommit(store);
+    const oneApart = async (first: string, second: string) => {
+      const written = store.writeStatements([insertEvent(first)]);
+      // A timer fires after the turn the writer takes before a request.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      await Promise.all([written, store.writeStatements([insertEvent(second)])]);
+    };
+    await store.writeStatements([insertEvent("evt_1")]);
+    // Alone before, so evt_2 goes at once, and evt_3 a millisecond later in a request of its own.
+    await oneApart("evt_2", "evt_3");
+    await Promise.all(["evt_4", "evt_5"].map((id) => store.writeStatements([insertEvent(id)])));
+    // The last request was shared, so evt_6 waits, and evt_7 joins it.
+    await oneApart("evt_6", "evt_7");
+    assert.deepEqual(heard, [1, 2, 3, 5, 7]);
+    assert.deepEqual(await eventIds(store), [
+      "evt_1",
+      "evt_2",
+      "evt_3",
+      "evt_4",
+      "evt_5",
+      "evt_6",
+      "evt_7",
+    ]);
+  },
+);
 
 remoteStoreTest(
   "a failing write fails alone, and its neighbours still carry the probes",
   async (store) => {
     const heard = countEventsAtEachCommit(store);
     await store.writeStatements([insertEvent("evt_1")]);
-    // The first goes alone; the three that wait for it share the next request, which fails.
+    // The four share one request, which fails.
     const results = await Promise.allSettled(
       ["evt_2", "evt_1", "evt_3", "evt_4"].map((id) => store.writeStatements([insertEvent(id)])),
     );
@@ -210,7 +238,7 @@ remoteStoreTest(
     assert.match(String((results[1] as PromiseRejectedResult).reason), /UNIQUE/);
     assert.deepEqual(await eventIds(store), ["evt_1", "evt_2", "evt_3", "evt_4"]);
     // The shared request failed as a whole; each write was then sent alone, without the probes.
-    assert.deepEqual(heard, [1, 2, null, null]);
+    assert.deepEqual(heard, [1, null, null, null]);
   },
 );
 
@@ -248,12 +276,12 @@ remoteStoreTest(
       store.writeMergeable(kind, ["evt_4", "a"]),
       store.writeMergeable(kind, ["evt_5", "b"]),
     ]);
-    // The first went alone; the rest waited for it and shared the next request: evt_2 and evt_5
-    // one statement, the plain write its own, evt_4 (group a again) a second turn after them.
-    assert.deepEqual(calls, [["evt_1"], ["evt_2", "evt_5"], ["evt_4"]]);
-    assert.deepEqual(await eventIds(store), ["evt_1", "evt_2", "evt_5", "evt_3", "evt_4"]);
-    assert.deepEqual([ids[0], ids[1], ids[3], ids[4]], [1, 2, 5, 3]);
-    assert.deepEqual(heard, [1, 5]);
+    // All five shared one request: evt_1 and evt_5 one statement, evt_2 (group a again) a second
+    // turn after them, the plain write its own, evt_4 (group a a third time) a third turn.
+    assert.deepEqual(calls, [["evt_1", "evt_5"], ["evt_2"], ["evt_4"]]);
+    assert.deepEqual(await eventIds(store), ["evt_1", "evt_5", "evt_2", "evt_3", "evt_4"]);
+    assert.deepEqual([ids[0], ids[1], ids[3], ids[4]], [1, 3, 5, 2]);
+    assert.deepEqual(heard, [5]);
   },
 );
 
@@ -273,8 +301,8 @@ remoteStoreTest("a merged write that fails fails alone", async (store) => {
   // was then sent alone.
   assert.deepEqual(calls, [
     ["evt_1"],
+    ["evt_2", "evt_3", "evt_1", "evt_4"],
     ["evt_2"],
-    ["evt_3", "evt_1", "evt_4"],
     ["evt_3"],
     ["evt_1"],
     ["evt_4"],
