@@ -14,11 +14,14 @@ const CHECKPOINT_FRAMES = 1000;
 const MAX_WAL_BYTES = 16 * 1024 * 1024;
 /** Checkpoints tried while writes wait, before they go on anyway. */
 const CATCH_UP_ATTEMPTS = 3;
+/** How long the worker outlives its last checkpoint: its isolate holds about 20 MiB resident. */
+const WORKER_IDLE_MS = 5_000;
 
 /**
  * Checkpoints a file database's WAL in a worker, on its own connection, in place of SQLite's
  * automatic checkpoint, which runs inside a COMMIT on the event loop. The worker starts at the
- * first checkpoint needed: an idle or small database never pays for its isolate.
+ * first checkpoint needed and stops once none was needed for a while: an idle or small database
+ * never pays for its isolate, nor does a process between bursts of writes.
  */
 export class WalCheckpointer {
   readonly #path: string;
@@ -27,7 +30,11 @@ export class WalCheckpointer {
   readonly #checkpointFrames: number;
   readonly #maxWalBytes: number;
   readonly #blocked: () => boolean;
+  readonly #workerIdleMs: number;
   #worker: Worker | null = null;
+  #retireTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A retired worker's connection closing. */
+  #retiring: Promise<void> | null = null;
   #wal: WalState | null = null;
   #running: Promise<CheckpointResult> | null = null;
   #catchingUp: Promise<void> | null = null;
@@ -45,6 +52,7 @@ export class WalCheckpointer {
       maxWalBytes?: number;
       /** True while the files must not be touched (FileGuard): no checkpoint starts. */
       blocked?: () => boolean;
+      workerIdleMs?: number;
     },
   ) {
     this.#path = path;
@@ -53,6 +61,12 @@ export class WalCheckpointer {
     this.#checkpointFrames = options.checkpointFrames ?? CHECKPOINT_FRAMES;
     this.#maxWalBytes = options.maxWalBytes ?? MAX_WAL_BYTES;
     this.#blocked = options.blocked ?? (() => false);
+    this.#workerIdleMs = options.workerIdleMs ?? WORKER_IDLE_MS;
+  }
+
+  /** Whether the worker and its connection are up. */
+  get workerRunning(): boolean {
+    return this.#worker !== null;
   }
 
   /** After a commit: starts a checkpoint once enough frames wait for one and none is running. */
@@ -97,7 +111,9 @@ export class WalCheckpointer {
   /** Waits for a checkpoint running, then stops the worker and closes its connection. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#retireTimer !== null) clearTimeout(this.#retireTimer);
     await this.#running;
+    await this.#retiring;
     const worker = this.#worker;
     this.#worker = null;
     if (worker) await this.#ask(worker, { op: "close" });
@@ -128,9 +144,29 @@ export class WalCheckpointer {
         this.#wal = { ...this.#wal, frames: result.log, backfilled: result.checkpointed };
       }
       return result;
-    }).finally(() => this.#running = null);
+    }).finally(() => {
+      this.#running = null;
+      this.#retireWhenIdle();
+    });
     this.#running = running;
     return running;
+  }
+
+  /** Stops the worker once no checkpoint started for `workerIdleMs`. */
+  #retireWhenIdle(): void {
+    if (this.#retireTimer !== null) clearTimeout(this.#retireTimer);
+    this.#retireTimer = setTimeout(() => {
+      this.#retireTimer = null;
+      const worker = this.#worker;
+      if (this.#running || this.#closed || worker === null) return;
+      this.#worker = null;
+      // Its connection closes first, as at close(): the next checkpoint starts a new worker.
+      this.#retiring = this.#ask(worker, { op: "close" }).then(() => {
+        worker.terminate();
+        this.#retiring = null;
+      });
+    }, this.#workerIdleMs);
+    Deno.unrefTimer(this.#retireTimer);
   }
 
   async #checkpoint(mode: CheckpointMode): Promise<CheckpointResult> {

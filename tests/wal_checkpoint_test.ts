@@ -69,6 +69,34 @@ Deno.test("[wal-checkpoint] the writer never checkpoints at commit; the worker c
   }
 });
 
+Deno.test("[wal-checkpoint] the worker stops once no checkpoint was needed for a while, and starts again for the next", async () => {
+  const t = await walDatabase();
+  try {
+    const checkpointer = new WalCheckpointer(t.path, t.index, {
+      busyTimeoutMs: 5000,
+      workerIdleMs: 100,
+    });
+    assert.equal(checkpointer.workerRunning, false);
+    await t.insert(1200);
+    checkpointer.committed();
+    assert.equal(checkpointer.workerRunning, true);
+    const until = Date.now() + 5_000;
+    while (checkpointer.workerRunning && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(checkpointer.workerRunning, false);
+    assert.equal(t.index.read()!.backfilled, t.index.read()!.frames);
+
+    await t.insert(1200);
+    const written = t.index.read()!;
+    checkpointer.committed();
+    await checkpointer.close();
+    assert.deepEqual(t.index.read(), { ...written, backfilled: written.frames });
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("[wal-checkpoint] fewer frames than a checkpoint's worth start no checkpoint", async () => {
   const t = await walDatabase();
   try {
