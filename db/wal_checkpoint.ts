@@ -33,8 +33,8 @@ export class WalCheckpointer {
   readonly #workerIdleMs: number;
   #worker: Worker | null = null;
   #retireTimer: ReturnType<typeof setTimeout> | null = null;
-  /** A retired worker's connection closing. */
-  #retiring: Promise<void> | null = null;
+  /** The last retired worker's connection closing (settled long after, mostly). */
+  #retiring: Promise<void> = Promise.resolve();
   #wal: WalState | null = null;
   #running: Promise<CheckpointResult> | null = null;
   #catchingUp: Promise<void> | null = null;
@@ -161,10 +161,7 @@ export class WalCheckpointer {
       if (this.#running || this.#closed || worker === null) return;
       this.#worker = null;
       // Its connection closes first, as at close(): the next checkpoint starts a new worker.
-      this.#retiring = this.#ask(worker, { op: "close" }).then(() => {
-        worker.terminate();
-        this.#retiring = null;
-      });
+      this.#retiring = this.#ask(worker, { op: "close" }).then(() => worker.terminate());
     }, this.#workerIdleMs);
     Deno.unrefTimer(this.#retireTimer);
   }
