@@ -111,6 +111,66 @@ Deno.test("[wal-checkpoint] fewer frames than a checkpoint's worth start no chec
   }
 });
 
+Deno.test("[wal-checkpoint] past half its bound every commit starts a checkpoint, however few frames wait", async () => {
+  const t = await walDatabase();
+  try {
+    const checkpointer = new WalCheckpointer(t.path, t.index, {
+      busyTimeoutMs: 5000,
+      checkpointFrames: 10_000,
+      maxWalBytes: 4 * MiB,
+    });
+    // About 400 frames of 4,120 bytes: 1.6 MiB, under half the bound.
+    await t.insert(400);
+    checkpointer.committed();
+    assert.equal(checkpointer.workerRunning, false);
+    // About 600: 2.4 MiB, past it.
+    await t.insert(200);
+    const written = t.index.read()!;
+    checkpointer.committed();
+    assert.equal(checkpointer.workerRunning, true);
+    await checkpointer.close();
+    assert.deepEqual(t.index.read(), { ...written, backfilled: written.frames });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[wal-checkpoint] once a reader held frames back, commits past half the bound wait for a checkpoint's worth again", async () => {
+  const t = await walDatabase();
+  const reader = new LocalSqliteConnection(t.path, {
+    busyTimeoutMs: 5000,
+    readOnly: true,
+    syncOnCommit: false,
+    checkpointOnCommit: false,
+  });
+  try {
+    const checkpointer = new WalCheckpointer(t.path, t.index, {
+      busyTimeoutMs: 5000,
+      checkpointFrames: 10_000,
+      maxWalBytes: 4 * MiB,
+    });
+    await t.insert(100);
+    // A backup's read: the frames written after it began stay in the WAL while it lasts.
+    reader.exec("BEGIN");
+    await reader.execute({ sql: "SELECT count(*) FROM blobs", args: [] });
+    await t.insert(1000);
+    checkpointer.committed();
+    // 1,100 frames are past the bound too: the hold's catch-up gives up while the reader stays.
+    await checkpointer.beforeBatch();
+    const pinned = t.index.read()!;
+    assert.ok(pinned.backfilled > 0 && pinned.backfilled < pinned.frames, JSON.stringify(pinned));
+    reader.exec("COMMIT");
+
+    await t.insert(1);
+    checkpointer.committed();
+    await checkpointer.close();
+    assert.equal(t.index.read()!.backfilled, pinned.backfilled);
+  } finally {
+    reader.close();
+    await t.close();
+  }
+});
+
 Deno.test("[wal-checkpoint] past its bound the WAL holds the next batch until a checkpoint caught up", async () => {
   const t = await walDatabase();
   try {
