@@ -1,9 +1,10 @@
 /**
  * Issue 11's yardstick: a framework-free server doing a create's durable work (Deno.serve,
  * node:sqlite, key hash lookup, JSON parse and check, offer read, then the payment, event and
- * idempotency rows Paystead writes, with the same statements on the same schema; one transaction
- * and one WAL fdatasync per group of writes, the writes that arrive during a flush making the next
- * group). What it reaches on a machine is what this stack can reach there.
+ * idempotency rows Paystead writes, with the same statements on the same schema and ids made the
+ * same way; one transaction and one WAL fdatasync per group of writes, the writes that arrive
+ * during a flush making the next group). What it reaches on a machine is what this stack can reach
+ * there.
  *
  * `deno run -A bench/reference_server.ts DIR PORT` serves it on the production database in DIR
  * (made by Paystead, so the schema and its indexes are the same).
@@ -11,6 +12,7 @@
 import { createHash } from "node:crypto";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { paymentCreateStatements } from "../db/payment_create.ts";
+import { newId } from "../lib/ids.ts";
 import { pendingPaymentRow } from "../lib/payments/mod.ts";
 import type { SqlStatement } from "../db/libsql_dialect.ts";
 import { type ChildServer, freePort, startChild } from "../tests/support/processes.ts";
@@ -88,7 +90,7 @@ function serveReference(dir: string, port: number): void {
     } | undefined;
     if (!offer) return Response.json({ error: "offer" }, { status: 404 });
     const now = Date.now();
-    const paymentId = `pay_${crypto.randomUUID().replaceAll("-", "")}`;
+    const paymentId = newId("payment");
     const answer = JSON.stringify({
       paymentId,
       status: "PENDING",
@@ -113,7 +115,7 @@ function serveReference(dir: string, port: number): void {
       }),
       offer,
       event: {
-        public_id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
+        public_id: newId("event"),
         org_id: offer.org_id,
         type: "payment.created",
         payload: JSON.stringify({ type: "payment.created", data: JSON.parse(answer) }),

@@ -499,7 +499,7 @@ Deno.test("[pay] /o/{qrId} starts a payment and sends the browser to it", async 
       assert.equal(response.status, 303);
       assert.equal(response.headers.get("cache-control"), "no-store");
       const location = response.headers.get("location")!;
-      assert.match(location, /^\/pay\/pay_[0-9A-Za-z]{24}$/);
+      assert.match(location, /^\/pay\/pay_[0-9A-Za-z]{30}$/);
       const payment = await (await t.request("GET", `/api/v1/payments/${location.slice(5)}`))
         .json();
       assert.equal(payment.status, "PENDING");

@@ -40,7 +40,7 @@ Deno.test("[checkout] creating a session returns exactly the contract's resource
     assert.equal(response.status, 201);
     assert.equal(response.headers.get("content-type"), "application/json");
     const body = await response.json();
-    assert.match(body.sessionId, /^cs_[0-9A-Za-z]{24}$/);
+    assert.match(body.sessionId, /^cs_[0-9A-Za-z]{30}$/);
     assert.deepEqual(body, {
       sessionId: body.sessionId,
       embedUrl: `http://sandbox.test/checkout/${body.sessionId}`,

@@ -73,7 +73,7 @@ Deno.test("[cli] trigger renews by pay link where the provider cannot charge a s
         if (name === "subscription.renewed") {
           assert.match(
             text,
-            /\nrenewal {2}pay_[0-9A-Za-z]{24} \(the renewal link, paid with 777123\)\n/,
+            /\nrenewal {2}pay_[0-9A-Za-z]{30} \(the renewal link, paid with 777123\)\n/,
           );
           assert.equal(events.data[0].data.latestPaymentId, /renewal {2}(pay_\w+)/.exec(text)![1]);
         } else {

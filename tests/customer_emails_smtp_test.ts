@@ -8,7 +8,7 @@ import { type ReceivedMessage, type SmtpProcess, startSmtpServer } from "./suppo
 const MAIL_FROM = "Kawiarnia Ziarno <sklep@ziarno.example.pl>";
 /** Retries a second apart for about half a minute: long enough to outlast the outage below. */
 const RETRIES = ["0", ...Array(40).fill("1s")].join(",");
-const MESSAGE_ID = /^<em_[0-9A-Za-z]{24}@127\.0\.0\.1>$/;
+const MESSAGE_ID = /^<em_[0-9A-Za-z]{30}@127\.0\.0\.1>$/;
 const NBSP = "\u00a0";
 
 async function waitFor<T>(

@@ -143,7 +143,7 @@ Deno.test("[sandbox mailbox] a confirmation and a refund notice land in the mail
     assert.equal(confirmation.paymentId, payment.paymentId);
     assert.equal(confirmation.createdAt, "2026-11-21T10:00:00.000Z");
     assert.equal(confirmation.subject, "Potwierdzenie płatności – Kawiarnia Ziarno sp. z o.o.");
-    assert.match(String(confirmation.messageId), /^<em_[0-9A-Za-z]{24}@sandbox\.test>$/);
+    assert.match(String(confirmation.messageId), /^<em_[0-9A-Za-z]{30}@sandbox\.test>$/);
     assert.equal(
       confirmation.text,
       [

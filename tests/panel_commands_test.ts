@@ -208,7 +208,7 @@ async function quickStartCommands(
   // The allowlist was empty: the PUT before the session's curl adds the preview's origin.
   assert.deepEqual(await run(checkout), [{ allowedOrigins: [context.api] }]);
   const sessionId = await shell.variable("SESSION_ID");
-  assert.match(sessionId, /^cs_\w{24}$/);
+  assert.match(sessionId, /^cs_\w{30}$/);
 
   const [completed] = await run(complete);
   assert.deepEqual([completed.sessionId, completed.status], [sessionId, "COMPLETED"]);

@@ -243,7 +243,7 @@ Deno.test("[panel language] a payment's customer e-mails and its subscription's 
     }
     const [subscription] = (await (await app.request("GET", "/api/v1/subscriptions")).json()).data;
     const link = subscription.renewalPaymentId;
-    assert.match(link, /^pay_\w{24}$/);
+    assert.match(link, /^pay_\w{30}$/);
     const page = pageText(
       await (await agent.get(`/panel/payments/${first.paymentId}`, POLISH)).text(),
     );

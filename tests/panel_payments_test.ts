@@ -102,7 +102,7 @@ Deno.test("[panel payments] a subscription renewed by link shows its renewal pay
     }
     const [subscription] = (await (await t.request("GET", "/api/v1/subscriptions")).json()).data;
     const link = subscription.renewalPaymentId;
-    assert.match(link, /^pay_\w{24}$/);
+    assert.match(link, /^pay_\w{30}$/);
     const page = pageText(await (await agent.get(`/panel/payments/${first.paymentId}`)).text());
     assert.match(
       page,

@@ -35,7 +35,7 @@ Deno.test("[payments] create prices the offer and writes payment.created", async
     assert.equal(response.status, 201);
     assert.equal(response.headers.get("content-type"), "application/json");
     const payment = Payment.parse(await response.json());
-    assert.match(payment.paymentId, /^pay_[0-9A-Za-z]{24}$/);
+    assert.match(payment.paymentId, /^pay_[0-9A-Za-z]{30}$/);
     assert.deepEqual(payment, {
       paymentId: payment.paymentId,
       qrId: offer.qrId,
@@ -58,7 +58,7 @@ Deno.test("[payments] create prices the offer and writes payment.created", async
       locale: "pl",
     });
     const [created] = await events(app);
-    assert.match(created.id, /^evt_[0-9A-Za-z]{24}$/);
+    assert.match(created.id, /^evt_[0-9A-Za-z]{30}$/);
     assert.deepEqual(created, {
       id: created.id,
       type: "payment.created",

@@ -104,7 +104,7 @@ async function paymentInThreeCalls(text: string, context: Context) {
   const qr = await context.session.variable("QR");
   const pay = await context.session.variable("PAY");
   assert.match(qr, /^qr_\w{24}$/);
-  assert.match(pay, /^pay_\w{24}$/);
+  assert.match(pay, /^pay_\w{30}$/);
   const documents = jsonDocuments(result.stdout);
   assert.equal(documents.length, 1);
   const payment = documents[0] as Record<string, unknown>;
@@ -121,7 +121,7 @@ async function refundAndClock(text: string, context: Context) {
   const documents = jsonDocuments((await ran(context, text)).stdout);
   const [refund, clock] = documents as Record<string, unknown>[];
   assert.equal(documents.length, 2);
-  assert.match(String(refund.refundId), /^re_\w{24}$/);
+  assert.match(String(refund.refundId), /^re_\w{30}$/);
   assert.deepEqual([refund.paymentId, refund.amount, refund.status], [
     await context.session.variable("PAY"),
     500,
@@ -135,7 +135,7 @@ async function embeddedCheckout(text: string, context: Context) {
   const documents = jsonDocuments((await ran(context, text)).stdout);
   const [settings, session] = documents as Record<string, unknown>[];
   assert.deepEqual(settings, { allowedOrigins: ["http://localhost:3000"] });
-  assert.match(String(session.sessionId), /^cs_\w{24}$/);
+  assert.match(String(session.sessionId), /^cs_\w{30}$/);
   assert.equal(session.qrId, await context.session.variable("QR"));
   assert.equal(session.embedUrl, `${context.api}/checkout/${session.sessionId}`);
   assert.equal(session.embedLink, "http://localhost:3000/shop");

@@ -15,7 +15,7 @@ import {
 } from "./support/billing_helpers.ts";
 
 const START = "2026-11-21T10:00:00.000Z";
-const REFUND_ID = /^re_[0-9A-Za-z]{24}$/;
+const REFUND_ID = /^re_[0-9A-Za-z]{30}$/;
 
 async function refund(
   t: TestApp,

@@ -37,8 +37,8 @@ Deno.test("[webhooks] the test operation sends webhook.test once, to that endpoi
     assert.equal(response.status, 202);
     assert.equal(response.headers.get("content-type"), "application/json");
     const delivery = await response.json();
-    assert.match(delivery.id, /^wd_[0-9A-Za-z]{24}$/);
-    assert.match(delivery.eventId, /^evt_[0-9A-Za-z]{24}$/);
+    assert.match(delivery.id, /^wd_[0-9A-Za-z]{30}$/);
+    assert.match(delivery.eventId, /^evt_[0-9A-Za-z]{30}$/);
     assert.deepEqual(delivery, {
       id: delivery.id,
       eventId: delivery.eventId,

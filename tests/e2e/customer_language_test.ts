@@ -83,7 +83,7 @@ Deno.test("[e2e] customers pay in Polish and in English, on the hosted page and 
       assert.equal(await status(payment.paymentId), "FAILED");
       assert.deepEqual(await seriousViolations(page), [], "the failure, in Polish");
       await page.getByRole("button", { name: "Spróbuj ponownie z nowym kodem" }).click();
-      await page.waitForURL(/\/pay\/pay_[0-9A-Za-z]{24}$/);
+      await page.waitForURL(/\/pay\/pay_[0-9A-Za-z]{30}$/);
       const next = new URL(page.url()).pathname.slice("/pay/".length);
       assert.notEqual(next, payment.paymentId);
       await page.getByLabel("Kod BLIK").fill("777 123");

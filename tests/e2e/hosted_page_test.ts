@@ -109,7 +109,7 @@ Deno.test("[e2e] the hosted payment page and the offer QR page", async (t) => {
     await t.step("the QR code's /o/{qrId} starts a payment on its hosted page", async () => {
       const page = await browser.newPage({ viewport: PHONE, isMobile: true, locale: "en-US" });
       await page.goto(`${checkout.origin}/o/${offer.qrId}`);
-      await page.waitForURL(new RegExp(`^${checkout.origin}/pay/pay_[0-9A-Za-z]{24}$`));
+      await page.waitForURL(new RegExp(`^${checkout.origin}/pay/pay_[0-9A-Za-z]{30}$`));
       const paymentId = new URL(page.url()).pathname.slice("/pay/".length);
       assert.equal((await paymentStatus(paymentId)).status, "PENDING");
       await page.getByLabel("BLIK code").fill("777123");
