@@ -348,7 +348,7 @@ async function referenceCommands(
   const folder = await Deno.makeTempDir({ prefix: "paystead-reference-" });
   await Deno.writeTextFile(
     `${folder}/request.csv`,
-    payuStatement([{ date: "2026-11-21", amount: "-0,62", type: "Prowizja" }]),
+    payuStatement([{ date: "2026-11-21", amount: "-0,62", type: "r" }]),
   );
   const ids: Ids = {
     QR_ID: offer.qrId,

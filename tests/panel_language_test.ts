@@ -405,12 +405,12 @@ Deno.test("[panel language] Export and Reconciliation in Polish: forms, results,
     const order = await orderIdOf(app, paid.paymentId);
     const statement = payuStatement([
       // The amount differs from the payment's; then the same order paid a second time.
-      { date: "2026-11-21", transactionId: "1", amount: "99,00", type: "Zakup", orderId: order },
-      { date: "2026-11-21", transactionId: "2", amount: "12,50", type: "Zakup", orderId: order },
-      { date: "2026-11-21", transactionId: "3", amount: "8,00", type: "Zakup", orderId: "ORDER-X" },
-      { date: "2026-11-21", transactionId: "4", amount: "5,00", type: "Zakup" },
-      { date: "2026-11-21", transactionId: "5", amount: "-1,00", type: "Zwrot", orderId: order },
-      { date: "2026-11-21", amount: "-0,31", type: "Prowizja" },
+      { date: "2026-11-21", transactionId: "1", amount: "99,00", type: "t", orderId: order },
+      { date: "2026-11-21", transactionId: "2", amount: "12,50", type: "t", orderId: order },
+      { date: "2026-11-21", transactionId: "3", amount: "8,00", type: "t", orderId: "ORDER-X" },
+      { date: "2026-11-21", transactionId: "4", amount: "5,00", type: "t" },
+      { date: "2026-11-21", transactionId: "5", amount: "-1,00", type: "c", orderId: order },
+      { date: "2026-11-21", amount: "-0,31", type: "r" },
     ]);
     assert.equal((await uploadStatement(app, agent, statement)).status, 303);
 
@@ -455,7 +455,7 @@ Deno.test("[panel language] Export and Reconciliation in Polish: forms, results,
     const bad = await uploadStatement(
       app,
       agent,
-      payuStatement([{ date: "2026-11-21", amount: "1,005", type: "Zakup", orderId: order }]),
+      payuStatement([{ date: "2026-11-21", amount: "1,005", type: "t", orderId: order }]),
     );
     assert.match(
       pageText(await bad.text()),

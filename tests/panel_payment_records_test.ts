@@ -53,11 +53,11 @@ Deno.test("[panel payment records] an owner exports a period and reconciles a st
         date: "2026-11-21",
         transactionId: "1",
         amount: "12,50",
-        type: "Zakup",
+        type: "t",
         orderId: order.public_id,
       },
-      { date: "2026-11-21", amount: "-0,31", type: "Prowizja" },
-      { date: "2026-11-21", transactionId: "2", amount: "8,00", type: "Zakup", orderId: "ORDER-X" },
+      { date: "2026-11-21", amount: "-0,31", type: "r" },
+      { date: "2026-11-21", transactionId: "2", amount: "8,00", type: "t", orderId: "ORDER-X" },
     ]);
     const done = await upload(t, agent, statement);
     assert.equal(done.status, 303);
@@ -109,7 +109,7 @@ Deno.test("[panel payment records] members and FREE organisations get what the A
         /This needs plan BASIC or higher; Acme is on FREE\./,
       );
     }
-    const statement = payuStatement([{ date: "2026-11-21", amount: "-1,00", type: "Prowizja" }]);
+    const statement = payuStatement([{ date: "2026-11-21", amount: "-1,00", type: "r" }]);
     assert.equal((await upload(t, staff, statement)).status, 403);
     assert.equal((await upload(free.t, free.agent, statement)).status, 403);
     assert.deepEqual((await (await t.request("GET", "/api/v1/reconciliations")).json()).data, []);

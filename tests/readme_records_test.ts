@@ -50,17 +50,17 @@ Deno.test("[readme] 'Records for the accountant' runs as shown against a server"
           date: day,
           transactionId: "1",
           amount: "12,50",
-          type: "Zakup",
+          type: "t",
           orderId: orders[0].public_id,
         },
         {
           date: day,
           transactionId: "2",
           amount: "12,50",
-          type: "Zakup",
+          type: "t",
           orderId: orders[1].public_id,
         },
-        { date: day, amount: "-0,62", type: "Prowizja" },
+        { date: day, amount: "-0,62", type: "r" },
       ]),
     );
 

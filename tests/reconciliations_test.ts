@@ -56,29 +56,29 @@ Deno.test("[reconciliations] purchases, a refund, commissions and a payout all m
         date: "2026-11-21",
         transactionId: "4100000001",
         amount: "12,50",
-        type: "Zakup",
+        type: "t",
         balance: "12,50",
         orderId: coffeeOrder,
       },
-      { date: "2026-11-21", amount: "-0,35", type: "Prowizja", balance: "12,15" },
+      { date: "2026-11-21", amount: "-0,35", type: "r", balance: "12,15" },
       {
         date: "2026-11-21",
         transactionId: "4100000002",
         amount: "30,00",
-        type: "Zakup",
+        type: "t",
         balance: "42,15",
         orderId: teaOrder,
       },
-      { date: "2026-11-21", amount: "-0,84", type: "Prowizja", balance: "41,31" },
+      { date: "2026-11-21", amount: "-0,84", type: "r", balance: "41,31" },
       {
         date: "2026-11-21",
         transactionId: "4100000003",
         amount: "-5,00",
-        type: "Zwrot",
+        type: "c",
         balance: "36,31",
         orderId: coffeeOrder,
       },
-      { date: "2026-11-21", amount: "-36,31", type: "Wypłata", balance: "0,00" },
+      { date: "2026-11-21", amount: "-36,31", type: "w", balance: "0,00" },
     ]);
     const body = await created(t, await post(t, statement));
     assert.deepEqual({ ...body, reconciliationId: undefined, createdAt: undefined }, {
@@ -98,19 +98,28 @@ Deno.test("[reconciliations] purchases, a refund, commissions and a payout all m
   }
 });
 
-Deno.test("[reconciliations] an English statement with commas, dots and PayU's commission column", async () => {
+Deno.test("[reconciliations] an English statement by PayU's English names, with its commission column", async (s) => {
   const t = await makeTestApp();
   try {
     const coffee = await paidPayment(t, { amount: 125000 });
     const order = await orderIdOf(t, coffee.paymentId);
-    const statement =
-      "Order ID,Date,Amount,Currency,Operation type,Commission,Balance,Transaction ID\r\n" +
-      `${order},2026-11-21 10:00:05,"1 250.00",PLN,Purchase,-3.13,1246.87,4100000009\r\n`;
-    const body = await created(t, await post(t, statement));
-    assert.equal(body.matched, 1);
-    assert.deepEqual(body.fees, [{ amount: 313, currency: "PLN" }]);
-    assert.deepEqual(body.payouts, []);
-    assert.deepEqual(body.problems, []);
+    const header =
+      "Order ID,Date,Amount,Currency,Type of operation,Commission,Account balance,Trans ID\r\n";
+    for (
+      const [name, line] of [
+        ["amounts like 1,00", `${order},2026-11-21,"1250,00",PLN,t,"-3,13","1246,87",4100000009`],
+        ["a dot and a space", `${order},2026-11-21,"1 250.00",PLN,T,-3.13,1246.87,4100000009`],
+      ]
+    ) {
+      await s.step(name, async () => {
+        const body = await created(t, await post(t, `${header}${line}\r\n`));
+        assert.equal(body.operations, 1);
+        assert.equal(body.matched, 1);
+        assert.deepEqual(body.fees, [{ amount: 313, currency: "PLN" }]);
+        assert.deepEqual(body.payouts, []);
+        assert.deepEqual(body.problems, []);
+      });
+    }
   } finally {
     await t.close();
   }
@@ -143,45 +152,45 @@ Deno.test("[reconciliations] every problem: unknown orders, amounts that differ,
         date: "2026-11-20",
         transactionId: "1",
         amount: "10,00",
-        type: "Zakup",
+        type: "t",
         orderId: await orderIdOf(t, matched.paymentId),
       },
       {
         date: "2026-11-21",
         transactionId: "2",
         amount: "21,00",
-        type: "Zakup",
+        type: "t",
         orderId: await orderIdOf(t, wrongAmount.paymentId),
       },
       {
         date: "2026-11-21",
         transactionId: "3",
         amount: "9,99",
-        type: "Zakup",
+        type: "t",
         orderId: "att_unknownUnknownUnknown1",
       },
       {
         date: "2026-11-21",
         transactionId: "4",
         amount: "5,00",
-        type: "Zakup",
+        type: "t",
         orderId: theirOrder,
       },
       {
         date: "2026-11-21",
         transactionId: "5",
         amount: "-3,00",
-        type: "Zwrot",
+        type: "c",
         orderId: await orderIdOf(t, matched.paymentId),
       },
       {
         date: "2026-11-21",
         transactionId: "6",
         amount: "10,00",
-        type: "Zakup",
+        type: "t",
         orderId: await orderIdOf(t, matched.paymentId),
       },
-      { date: "2026-11-21", transactionId: "7", amount: "1,00", type: "Zakup" },
+      { date: "2026-11-21", transactionId: "7", amount: "1,00", type: "t" },
     ]);
     const body = await created(t, await post(t, statement));
     assert.equal(body.from, "2026-11-20");
@@ -264,29 +273,56 @@ Deno.test("[reconciliations] every problem: unknown orders, amounts that differ,
   }
 });
 
-Deno.test("[reconciliations] a statement of another shop, as PayU documents it: nothing of ours", async () => {
+/** The problems of a reconciliation as [line, kind, order id, amount]. */
+function problemsOf(body: Record<string, unknown>) {
+  return (body.problems as { line: number; kind: string; orderId: string; amount: number }[])
+    .map((p) => [p.line, p.kind, p.orderId, p.amount]);
+}
+
+Deno.test("[reconciliations] another shop's Polish statement with every type PayU documents", async () => {
   const t = await makeTestApp();
   try {
+    // No "Prowizja" column, so PayU leaves "Saldo" empty; fees are r and cr net of rc and bc,
+    // payouts w net of wc; nt, or and orc are counted as operations and nothing else.
     const file = await Deno.readFile(
       new URL("./fixtures/payu_statement_other_shop.csv", import.meta.url),
     );
     const body = await created(t, await post(t, file));
     assert.equal(body.from, "2026-11-02");
     assert.equal(body.to, "2026-11-10");
-    assert.equal(body.operations, 6);
+    assert.equal(body.operations, 15);
+    assert.equal(body.matched, 0);
+    assert.deepEqual(body.fees, [{ amount: 375 + 148 + 1230 - 148 + 20, currency: "PLN" }]);
+    assert.deepEqual(body.payouts, [{ amount: 50000 - 50000 + 73374, currency: "PLN" }]);
+    assert.deepEqual(problemsOf(body), [
+      [2, "unknown_order", "ORDER-2026-0001", 14999],
+      [4, "unknown_order", "ORDER-2026-0002", 5900],
+      [6, "unknown_order", "ORDER-2026-0003", 60000],
+      [8, "unknown_order", "ORDER-2026-0002", 5900],
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("[reconciliations] another shop's English statement, commission per line and balances", async () => {
+  const t = await makeTestApp();
+  try {
+    const file = await Deno.readFile(
+      new URL("./fixtures/payu_statement_other_shop_en.csv", import.meta.url),
+    );
+    const body = await created(t, await post(t, file));
+    assert.equal(body.from, "2026-11-02");
+    assert.equal(body.to, "2026-11-10");
+    assert.equal(body.operations, 4);
     assert.equal(body.matched, 0);
     assert.deepEqual(body.fees, [{ amount: 523, currency: "PLN" }]);
     assert.deepEqual(body.payouts, [{ amount: 14476, currency: "PLN" }]);
-    assert.deepEqual(
-      (body.problems as { line: number; kind: string; orderId: string }[]).map((
-        p,
-      ) => [p.line, p.kind, p.orderId]),
-      [
-        [2, "unknown_order", "ORDER-2026-0001"],
-        [4, "unknown_order", "ORDER-2026-0002"],
-        [6, "unknown_order", "ORDER-2026-0002"],
-      ],
-    );
+    assert.deepEqual(problemsOf(body), [
+      [2, "unknown_order", "ORDER-2026-0001", 14999],
+      [3, "unknown_order", "ORDER-2026-0002", 5900],
+      [4, "unknown_order", "ORDER-2026-0002", 5900],
+    ]);
   } finally {
     await t.close();
   }
@@ -295,15 +331,16 @@ Deno.test("[reconciliations] a statement of another shop, as PayU documents it: 
 Deno.test("[reconciliations] a malformed file is 400 naming its line, and nothing is kept", async (s) => {
   const t = await makeTestApp();
   try {
-    const header = "Data;ID transakcji;Kwota;Waluta;Typ operacji;Saldo;ID zamówienia";
+    const header = "Data;ID transakcji;Kwota;Waluta;Typ operacji;Saldo;Order ID";
     const cases: [string, string | Uint8Array<ArrayBuffer>, string][] = [
       ["empty", "", "Line 1: the statement is empty."],
       ["a header alone", `${header}\n`, "Line 2: the statement has no operations."],
       [
         "wrong columns",
         "id,amount\n1,2\n",
-        "Line 1: this is not a PayU statement: it has no 'date', 'transaction id', 'currency', " +
-        "'operation type', 'balance', 'order id' column (the header names 'id', 'amount').",
+        "Line 1: this is not a PayU statement: it has no 'date', 'trans id', 'currency', " +
+        "'type of operation', 'account balance', 'order id' column (the header names 'id', " +
+        "'amount').",
       ],
       [
         "JSON, not CSV",
@@ -313,22 +350,22 @@ Deno.test("[reconciliations] a malformed file is 400 naming its line, and nothin
       ],
       [
         "a bad number",
-        `${header}\n2026-11-21;1;12,50;PLN;Zakup;;att_1\n2026-11-21;2;12,5O;PLN;Zakup;;att_2\n`,
+        `${header}\n2026-11-21;1;12,50;PLN;t;;att_1\n2026-11-21;2;12,5O;PLN;t;;att_2\n`,
         "Line 3: the amount '12,5O' is not an amount in PLN.",
       ],
       [
         "too many decimals",
-        `${header}\n2026-11-21;1;12,505;PLN;Zakup;;att_1\n`,
+        `${header}\n2026-11-21;1;12,505;PLN;t;;att_1\n`,
         "Line 2: the amount '12,505' is not an amount in PLN.",
       ],
       [
         "a bad balance",
-        `${header}\n2026-11-21;1;12,50;PLN;Zakup;dużo;att_1\n`,
+        `${header}\n2026-11-21;1;12,50;PLN;t;dużo;att_1\n`,
         "Line 2: the balance 'dużo' is not an amount in PLN.",
       ],
       [
         "a bad date",
-        `${header}\n21.11.2026;1;12,50;PLN;Zakup;;att_1\n`,
+        `${header}\n21.11.2026;1;12,50;PLN;t;;att_1\n`,
         "Line 2: the date '21.11.2026' is not a day (YYYY-MM-DD).",
       ],
       [
@@ -339,17 +376,17 @@ Deno.test("[reconciliations] a malformed file is 400 naming its line, and nothin
       ],
       [
         "a bad currency",
-        `${header}\n2026-11-21;1;12,50;ZŁ;Zakup;;att_1\n`,
+        `${header}\n2026-11-21;1;12,50;ZŁ;t;;att_1\n`,
         "Line 2: the currency 'ZŁ' is not an ISO 4217 code.",
       ],
       [
         "a line with a field too many",
-        `${header}\n2026-11-21;1;12,50;PLN;Zakup;;att_1\n2026-11-21;1;12,50;PLN;Zakup;;att_1;x\n`,
+        `${header}\n2026-11-21;1;12,50;PLN;t;;att_1\n2026-11-21;1;12,50;PLN;t;;att_1;x\n`,
         "Line 3: this is not valid CSV (Invalid Record Length: expect 7, got 8 on line 3).",
       ],
       [
         "a quote never closed",
-        `${header}\n2026-11-21;1;"12,50;PLN;Zakup;;att_1\n`,
+        `${header}\n2026-11-21;1;"12,50;PLN;t;;att_1\n`,
         "Line 2: this is not valid CSV (Quote Not Closed: the parsing is finished with an " +
         "opening quote at line 2).",
       ],
@@ -370,7 +407,7 @@ Deno.test("[reconciliations] a malformed file is 400 naming its line, and nothin
       });
     }
     await s.step("over 10 MiB: the line it stopped at", async () => {
-      const line = "2026-11-21;4100000001;12,50;PLN;Zakup;12,50;att_4f9TqYcW2mJx8bN3kL6pR1sV\n";
+      const line = "2026-11-21;4100000001;12,50;PLN;t;12,50;att_4f9TqYcW2mJx8bN3kL6pR1sV\n";
       const lines = Math.ceil((10 * 1024 * 1024) / line.length) + 10;
       const response = await post(t, `${header}\n${line.repeat(lines)}`);
       assert.equal(response.status, 400);
@@ -398,7 +435,7 @@ Deno.test("[reconciliations] FREE organisations get 403; the list is per organis
   const free = await makeTestApp({ plan: "FREE" });
   const t = await makeTestApp();
   try {
-    const statement = payuStatement([{ date: "2026-11-21", amount: "-1,00", type: "Prowizja" }]);
+    const statement = payuStatement([{ date: "2026-11-21", amount: "-1,00", type: "r" }]);
     for (
       const response of [
         await post(free, statement),
@@ -452,21 +489,21 @@ Deno.test("[reconciliations] each refund matches one line of the statement only"
             date: "2026-11-21",
             transactionId: "1",
             amount: "20,00",
-            type: "Zakup",
+            type: "t",
             orderId: order,
           },
           {
             date: "2026-11-21",
             transactionId: "2",
             amount: "-5,00",
-            type: "Zwrot",
+            type: "c",
             orderId: order,
           },
           {
             date: "2026-11-21",
             transactionId: "3",
             amount: "-5,00",
-            type: "Zwrot",
+            type: "c",
             orderId: order,
           },
         ]),

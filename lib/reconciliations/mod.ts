@@ -37,12 +37,12 @@ export function toReconciliation(row: ReconciliationRow): Reconciliation {
 }
 
 function totals(sums: Map<string, number>): Total[] {
-  return [...sums].sort(([a], [b]) => a.localeCompare(b))
+  return [...sums].filter(([, amount]) => amount !== 0).sort(([a], [b]) => a.localeCompare(b))
     .map(([currency, amount]) => ({ amount, currency }));
 }
 
 function add(sums: Map<string, number>, currency: string, amount: number): void {
-  if (amount > 0) sums.set(currency, (sums.get(currency) ?? 0) + amount);
+  if (amount !== 0) sums.set(currency, (sums.get(currency) ?? 0) + amount);
 }
 
 function problemAt(
@@ -102,8 +102,10 @@ async function matchOperations(
   const money = (amount: number, currency: string) => formatMoney(amount, currency);
   for (const op of operations) {
     add(result.fees, op.currency, op.commission);
-    if (op.kind === "COMMISSION") add(result.fees, op.currency, op.amount);
-    if (op.kind === "PAYOUT") add(result.payouts, op.currency, op.amount);
+    // Fees and payouts are the money that left: a fee returned or a payout cancelled comes back in.
+    const out = op.outgoing ? op.amount : -op.amount;
+    if (op.kind === "COMMISSION") add(result.fees, op.currency, out);
+    if (op.kind === "PAYOUT") add(result.payouts, op.currency, out);
     if (op.kind !== "PURCHASE" && op.kind !== "REFUND") continue;
     const order = op.orderId === null ? undefined : orders.get(op.orderId);
     if (order === undefined) {
@@ -220,8 +222,9 @@ export function statementDialect(ctx: OrgContext): StatementDialect {
 /**
  * Matches the provider's statement with the organisation's payments and refunds and keeps the
  * result: purchases by order id (the attempt id Paystead sent the provider), refunds with
- * refunds, commissions summed as fees, payouts as payouts, and every succeeded payment of the
- * statement's days that it lacks. A malformed statement is a 400 and nothing is kept.
+ * refunds, commissions summed as fees and payouts as payouts (each net of those returned or
+ * cancelled), and every succeeded payment of the statement's days that it lacks. A malformed
+ * statement is a 400 and nothing is kept.
  */
 export async function reconcile(ctx: OrgContext, statement: Uint8Array): Promise<Reconciliation> {
   const dialect = statementDialect(ctx);

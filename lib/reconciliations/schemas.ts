@@ -38,8 +38,12 @@ export const Reconciliation = z.strictObject({
   matched: z.int().meta({
     description: "Purchases and refunds that match a payment or refund exactly.",
   }),
-  fees: z.array(Total).meta({ description: "The provider's commissions, summed per currency." }),
-  payouts: z.array(Total).meta({ description: "The provider's payouts, summed per currency." }),
+  fees: z.array(Total).meta({
+    description: "The provider's commissions per currency, net of those it returned or corrected.",
+  }),
+  payouts: z.array(Total).meta({
+    description: "The provider's payouts per currency, net of those it cancelled.",
+  }),
   problems: z.array(ReconciliationProblem),
   createdAt: Timestamp,
 }).meta({
@@ -52,8 +56,9 @@ export type Reconciliation = z.infer<typeof Reconciliation>;
 export const StatementFile = z.string().meta({
   description:
     "The payment provider's operation statement as CSV (`text/csv`, UTF-8, at most 10 MiB), with " +
-    "the columns date, transaction id, amount, currency, operation type, balance and order id " +
-    "(English or Polish names, any order; `;` or `,` between fields; a decimal comma or dot).",
-  example: "Date;Transaction ID;Amount;Currency;Operation type;Balance;Order ID\n" +
-    "2026-11-02;4100000001;12,50;PLN;Purchase;12,50;att_4f9TqYcW2mJx8bN3kL6pR1sV\n",
+    "the columns date, transaction id, amount, currency, type of operation, account balance and " +
+    "order id by the provider's own English or Polish names (any order; `;` or `,` between " +
+    "fields; a decimal comma or dot).",
+  example: "Data;ID transakcji;Kwota;Waluta;Typ operacji;Saldo;Order ID\n" +
+    "2026-11-02;4100000001;12,50;PLN;t;;att_4f9TqYcW2mJx8bN3kL6pR1sV\n",
 });

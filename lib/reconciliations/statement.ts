@@ -13,9 +13,12 @@ export interface Operation {
   line: number;
   day: string;
   transactionId: string | null;
-  kind: OperationKind;
+  /** null: an operation the provider documents that Paystead counts but does not reconcile. */
+  kind: OperationKind | null;
   /** The amount without its sign, in minor units: statements write money going out as negative. */
   amount: number;
+  /** Whether the amount was negative: money that left the merchant's account. */
+  outgoing: boolean;
   currency: string;
   /** The merchant's order id the provider shows: the attempt id Paystead sent it. */
   orderId: string | null;
@@ -59,8 +62,8 @@ export interface StatementDialect {
   source: string;
   /** Each column's names in a header, in lower case; the first is the one messages use. */
   columns: Record<ColumnName, readonly string[]>;
-  /** What each operation type, in lower case, is. */
-  kinds: Record<string, OperationKind>;
+  /** What each operation type, in lower case, is; null for one Paystead does not reconcile. */
+  kinds: Record<string, OperationKind | null>;
 }
 
 function invalid(line: number, message: string): ApiError {
@@ -171,6 +174,7 @@ function operationOf(
     transactionId: field("transactionId") || null,
     kind,
     amount,
+    outgoing: field("amount").startsWith("-"),
     currency,
     orderId: field("orderId") || null,
     commission,

@@ -1,7 +1,8 @@
 /**
- * PayU's operation statement as its panel and API write it (developers.payu.com, "Statements":
- * CSV, columns chosen and ordered by the merchant, named in the panel's language; amounts with a
- * decimal comma in Polish, money going out negative; the balance after each operation).
+ * PayU's operation statement as its panel and API write it (https://developers.payu.com/pl/statements.html
+ * and /en/statements.html: CSV, columns chosen and ordered by the merchant, named in the panel's
+ * language; dates yyyy-mm-dd, amounts like "1,00", money going out negative; the type of operation
+ * as PayU's code: t a purchase, c a refund, r a commission, w a payout).
  */
 
 /** One operation of a statement, as the text PayU writes in each column. */
@@ -16,8 +17,16 @@ export interface StatementLine {
 }
 
 const HEADERS = {
-  pl: ["Data", "ID transakcji", "Kwota", "Waluta", "Typ operacji", "Saldo", "ID zamówienia"],
-  en: ["Date", "Transaction ID", "Amount", "Currency", "Operation type", "Balance", "Order ID"],
+  pl: ["Data", "ID transakcji", "Kwota", "Waluta", "Typ operacji", "Saldo", "Order ID"],
+  en: [
+    "Date",
+    "Trans ID",
+    "Amount",
+    "Currency",
+    "Type of operation",
+    "Account balance",
+    "Order ID",
+  ],
 };
 
 /** A statement of `lines`: Polish with semicolons, or English with commas (quoted as needed). */
