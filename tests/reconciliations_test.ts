@@ -305,6 +305,42 @@ Deno.test("[reconciliations] another shop's Polish statement with every type Pay
   }
 });
 
+Deno.test("[reconciliations] fees and payouts go by the operation's type, signed amounts or not, with or without a balance", async () => {
+  const t = await makeTestApp();
+  try {
+    const signed = await Deno.readTextFile(
+      new URL("./fixtures/payu_statement_other_shop.csv", import.meta.url),
+    );
+    // The same statement with every amount written without its sign, but for the correction
+    // (bc), whose sign is all that says which way it went.
+    const unsigned = signed.split("\n").map((line) =>
+      line.includes(";bc;") ? line : line.replace(/;-(\d)/, ";$1")
+    ).join("\n");
+    assert.notEqual(unsigned, signed);
+    const body = await created(t, await post(t, unsigned));
+    assert.deepEqual(body.fees, [{ amount: 375 + 148 + 1230 - 148 + 20, currency: "PLN" }]);
+    assert.deepEqual(body.payouts, [{ amount: 50000 - 50000 + 73374, currency: "PLN" }]);
+
+    // PayU lets the merchant leave the balance out.
+    const withoutBalance = signed.split("\n").map((line) =>
+      line.split(";").filter((_, column) => column !== 5).join(";")
+    ).join("\n");
+    assert.ok(withoutBalance.startsWith("Data;ID transakcji;Kwota;Waluta;Typ operacji;Order ID;"));
+    const unbalanced = await created(t, await post(t, withoutBalance));
+    assert.deepEqual(unbalanced.fees, body.fees);
+    assert.deepEqual(unbalanced.payouts, body.payouts);
+
+    // A correction written as money back lowers the fees.
+    const corrected = await created(
+      t,
+      await post(t, signed.replace(";-0,20;PLN;bc;", ";0,20;PLN;bc;")),
+    );
+    assert.deepEqual(corrected.fees, [{ amount: 375 + 148 + 1230 - 148 - 20, currency: "PLN" }]);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("[reconciliations] another shop's English statement, commission per line and balances", async () => {
   const t = await makeTestApp();
   try {
@@ -339,7 +375,7 @@ Deno.test("[reconciliations] a malformed file is 400 naming its line, and nothin
         "wrong columns",
         "id,amount\n1,2\n",
         "Line 1: this is not a PayU statement: it has no 'date', 'trans id', 'currency', " +
-        "'type of operation', 'account balance', 'order id' column (the header names 'id', " +
+        "'type of operation', 'order id' column (the header names 'id', " +
         "'amount').",
       ],
       [

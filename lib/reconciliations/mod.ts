@@ -103,7 +103,7 @@ async function matchOperations(
   for (const op of operations) {
     add(result.fees, op.currency, op.commission);
     // Fees and payouts are the money that left: a fee returned or a payout cancelled comes back in.
-    const out = op.outgoing ? op.amount : -op.amount;
+    const out = op.back ? -op.amount : op.amount;
     if (op.kind === "COMMISSION") add(result.fees, op.currency, out);
     if (op.kind === "PAYOUT") add(result.payouts, op.currency, out);
     if (op.kind !== "PURCHASE" && op.kind !== "REFUND") continue;

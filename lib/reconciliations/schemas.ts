@@ -56,9 +56,9 @@ export type Reconciliation = z.infer<typeof Reconciliation>;
 export const StatementFile = z.string().meta({
   description:
     "The payment provider's operation statement as CSV (`text/csv`, UTF-8, at most 10 MiB), with " +
-    "the columns date, transaction id, amount, currency, type of operation, account balance and " +
-    "order id by the provider's own English or Polish names (any order; `;` or `,` between " +
-    "fields; a decimal comma or dot).",
+    "the columns date, transaction id, amount, currency, type of operation and order id, and " +
+    "optionally commission and account balance, by the provider's own English or Polish names " +
+    "(any order; `;` or `,` between fields; a decimal comma or dot).",
   example: "Data;ID transakcji;Kwota;Waluta;Typ operacji;Saldo;Order ID\n" +
     "2026-11-02;4100000001;12,50;PLN;t;;att_4f9TqYcW2mJx8bN3kL6pR1sV\n",
 });

@@ -17,8 +17,8 @@ export interface Operation {
   kind: OperationKind | null;
   /** The amount without its sign, in minor units: statements write money going out as negative. */
   amount: number;
-  /** Whether the amount was negative: money that left the merchant's account. */
-  outgoing: boolean;
+  /** Money that came back to the merchant (a fee returned, a payout cancelled): it counts against its kind's total. */
+  back: boolean;
   currency: string;
   /** The merchant's order id the provider shows: the attempt id Paystead sent it. */
   orderId: string | null;
@@ -33,7 +33,10 @@ export interface Statement {
   to: string;
 }
 
-/** The columns reconciliation reads; `commission` is the one a statement may leave out. */
+/**
+ * The columns reconciliation reads. A statement may leave out `commission` and `balance` (the
+ * merchant chooses a statement's columns; a balance is only checked to be an amount).
+ */
 export type ColumnName =
   | "day"
   | "transactionId"
@@ -49,7 +52,6 @@ const REQUIRED: ColumnName[] = [
   "amount",
   "currency",
   "kind",
-  "balance",
   "orderId",
 ];
 
@@ -64,6 +66,11 @@ export interface StatementDialect {
   columns: Record<ColumnName, readonly string[]>;
   /** What each operation type, in lower case, is; null for one Paystead does not reconcile. */
   kinds: Record<string, OperationKind | null>;
+  /**
+   * The types whose money comes back (`back`), and those that go either way, the amount's sign
+   * saying which (`signed`: negative is money out); every other type's money goes out.
+   */
+  flows: Record<string, "back" | "signed">;
 }
 
 function invalid(line: number, message: string): ApiError {
@@ -174,11 +181,17 @@ function operationOf(
     transactionId: field("transactionId") || null,
     kind,
     amount,
-    outgoing: field("amount").startsWith("-"),
+    back: backOf(dialect, field("kind").toLowerCase(), field("amount")),
     currency,
     orderId: field("orderId") || null,
     commission,
   };
+}
+
+/** Whether an operation's money came back, by its type wherever the type says which way. */
+function backOf(dialect: StatementDialect, type: string, amount: string): boolean {
+  if (!Object.hasOwn(dialect.flows, type)) return false;
+  return dialect.flows[type] === "back" || !amount.startsWith("-");
 }
 
 /**

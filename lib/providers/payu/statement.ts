@@ -32,11 +32,11 @@ export const PAYU_STATEMENT: StatementDialect = {
     r: "COMMISSION",
     // Commission charged for instalment payments.
     cr: "COMMISSION",
-    // A fee return and a commission correction: fees are counted net of them, by their sign.
+    // A commission returned, and a correction of one.
     rc: "COMMISSION",
     bc: "COMMISSION",
     w: "PAYOUT",
-    // A cancelled payout: money back on the account, so payouts are counted net of it.
+    // A cancelled payout.
     wc: "PAYOUT",
     // No change of the account's balance.
     nt: null,
@@ -45,4 +45,7 @@ export const PAYU_STATEMENT: StatementDialect = {
     or: null,
     orc: null,
   },
+  // Fees are counted net of those returned, payouts of those cancelled. A correction goes either
+  // way, so only its sign can tell; PayU does not document its signs.
+  flows: { rc: "back", wc: "back", bc: "signed" },
 };
