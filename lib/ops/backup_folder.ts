@@ -13,7 +13,8 @@ import { ENCRYPTED_SUFFIX } from "./encryption.ts";
  *   own file and the folder's lock only while it makes and locks the file; a sweep tries the
  *   file's lock without waiting and leaves the file to its writer when it is held.
  * The OS drops these locks when a process dies, even by kill -9. flock and SQLite's fcntl locks
- * do not conflict on Linux, and closing a descriptor drops neither's locks held by another one.
+ * do not conflict on Linux. Closing any descriptor of a file drops this process's fcntl locks on
+ * it, so a sweep never opens a `.partial`; a flock held through another descriptor stays.
  */
 
 const LOCK_FILE = ".paystead-backup.lock";
