@@ -191,6 +191,70 @@ Deno.test("[backups] an upload another live process is making is left alone; onc
   }
 });
 
+/**
+ * A process that holds `dir`'s lock exclusively, as one writing a backup there does, until it is
+ * killed (`kill()`, once however often it is called); resolves once it holds it.
+ */
+async function folderHolder(dir: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const lock = await Deno.open(${JSON.stringify(`${dir}/.paystead-backup.lock`)}, ` +
+      "{ read: true, write: true, create: true });" +
+      "await lock.lock(true); console.log('held'); setInterval(() => {}, 60_000);",
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  assert.equal(new TextDecoder().decode(value).trim(), "held");
+  reader.releaseLock();
+  let killed: Promise<void> | null = null;
+  return {
+    kill() {
+      killed ??= (async () => {
+        child.kill("SIGKILL");
+        await child.status;
+        await child.stdout.cancel();
+      })();
+      return killed;
+    },
+  };
+}
+
+Deno.test("[backups] a backup another process is writing under the folder's lock is left alone; once that process is killed, it is removed", async () => {
+  const backupDir = await Deno.makeTempDir({ prefix: "paystead-leftovers-held-" });
+  const logs: string[] = [];
+  const t = await makeTestApp({
+    environment: "production",
+    env: { BACKUP_DIR: backupDir, BACKUP_INTERVAL: "6h" },
+    log: createLogger("info", (line) => logs.push(line)),
+  });
+  const holder = await folderHolder(backupDir);
+  try {
+    const partial = "sandbox-before-migration-20261121T095958Z.db.partial";
+    await writeBytes(`${backupDir}/${partial}`, 98_304);
+    await t.services.scheduler.runAll();
+    // The job looks again in a minute; nothing was touched or written meanwhile.
+    assert.deepEqual(await namesIn(backupDir), [".paystead-backup.lock", partial]);
+
+    await holder.kill();
+    t.clock.advance(60_000);
+    await t.services.scheduler.runAll();
+    assert.deepEqual(await namesIn(backupDir), [
+      ".paystead-backup.lock",
+      "accounts-20261121T100100Z.db",
+      "production-20261121T100100Z.db",
+    ]);
+    assert.deepEqual(removed(logs), [[`${backupDir}/${partial}`, 98_304]]);
+  } finally {
+    await holder.kill();
+    await t.close();
+    await Deno.remove(backupDir, { recursive: true });
+  }
+});
+
 /** A sandbox data folder whose database holds `mib` MiB more than its rows, fully migrated. */
 async function largeSandbox(mib: number): Promise<string> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-leftovers-kill-" });
