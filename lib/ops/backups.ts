@@ -8,6 +8,7 @@ import type { Config } from "../config.ts";
 import type { Clock } from "../clock.ts";
 import { errorFields, type Logger } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
+import { removeLeftovers, tryHoldFolder } from "./backup_folder.ts";
 import type { BackupStatus } from "./backup_status.ts";
 import { syncFile, syncFolder } from "./durable_files.ts";
 import { fileStamp } from "./restore.ts";
@@ -17,7 +18,6 @@ import type { DatabaseKind } from "./restore.ts";
 const RETRY_AFTER_FAILURE_MS = 5 * 60_000;
 /** How soon a process that found another one backing up looks again. */
 const RETRY_WHILE_LOCKED_MS = 60_000;
-const LOCK_FILE = ".paystead-backup.lock";
 
 /** One database a process backs up, and the prefix of its backup files. */
 export interface Target {
@@ -75,7 +75,11 @@ export function inBackupWorker(
   }).finally(() => worker.terminate());
 }
 
-/** Writes one backup, checks the copy with integrity_check, then names it as finished. */
+/**
+ * Writes one backup, checks the copy with integrity_check, then names it as finished. The caller
+ * holds the folder's lock exclusively (backup_folder.ts): a sweep leaves the `.partial` alone only
+ * then.
+ */
 export async function writeChecked(target: Target, dir: string, now: number) {
   const path = `${dir}/${target.prefix}-${fileStamp(now)}.db`;
   const partial = `${path}.partial`;
@@ -124,26 +128,23 @@ export function scheduledBackupJob(
     name: "scheduled-backup",
     async run(now) {
       const dir = config.backupDir;
-      let lock: Deno.FsFile | null = null;
+      let lock: Deno.FsFile | null;
       try {
-        await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-        lock = await Deno.open(`${dir}/${LOCK_FILE}`, {
-          read: true,
-          write: true,
-          create: true,
-          mode: 0o600,
-        });
-        // NOTE: another process (the other environment, or a second instance) is writing
-        // backups here: it will write ours too if they are due, so look again shortly.
-        if (!(await lock.tryLock(true))) return now + RETRY_WHILE_LOCKED_MS;
+        lock = await tryHoldFolder(dir, true);
       } catch (error) {
-        lock?.close();
         log.error("scheduled backup failed", { backupDir: dir, ...errorFields(error) });
         status.failed({ at: now, kind: "environment", message: (error as Error).message });
         return now + RETRY_AFTER_FAILURE_MS;
       }
+      // NOTE: another process holds the folder (the other environment or a second instance
+      // writing backups, which writes ours too if they are due; a start backing up before
+      // migrating; an upload making its file): look again shortly.
+      if (lock === null) return now + RETRY_WHILE_LOCKED_MS;
       let next = Number.POSITIVE_INFINITY;
       try {
+        // A process killed while writing here left its temporary files: a restart that backs up
+        // again at once would otherwise add one more for each crash.
+        await removeLeftovers(dir, log);
         for (const target of targets) {
           try {
             const [latest] = await listBackups(dir, target.prefix);

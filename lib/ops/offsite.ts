@@ -3,6 +3,7 @@ import type { Config, OffsiteConfig } from "../config.ts";
 import type { Services } from "../context.ts";
 import type { Logger } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
+import { uploadFile } from "./backup_folder.ts";
 import type { BackupStatus } from "./backup_status.ts";
 import { backupTargets, inBackupWorker, listBackups } from "./backups.ts";
 import { ENCRYPTED_SUFFIX } from "./encryption.ts";
@@ -174,25 +175,28 @@ export class OffsiteCopies {
     }
   }
 
-  /** Encrypts `name` into a file beside it (in the worker), uploads that, and removes it. */
+  /**
+   * Encrypts `name` into a file beside it (in the worker), uploads that, and removes it. The file
+   * is locked while it exists, so a sweep of the folder leaves it alone (backup_folder.ts).
+   */
   async #upload(name: string, key: string): Promise<StoredObject> {
     const dir = this.#deps.config.backupDir;
     const path = `${dir}/${name}`;
     // A name of its own: the other environment may be copying the same accounts backup.
-    const encrypted = await Deno.makeTempFile({
-      dir,
-      prefix: `.${name}.`,
-      suffix: ENCRYPTED_SUFFIX,
-    });
+    const encrypted = await uploadFile(dir, name, this.#abort.signal);
     try {
       const answer = await inBackupWorker({
-        encrypt: { from: path, to: encrypted, passphrase: this.#deps.config.backupPassphrase! },
+        encrypt: {
+          from: path,
+          to: encrypted.path,
+          passphrase: this.#deps.config.backupPassphrase!,
+        },
       });
       if (!answer.ok) throw new Error(`encrypting ${path} failed: ${answer.message}`);
-      await this.#deps.store.upload(key, encrypted, this.#abort.signal);
+      await this.#deps.store.upload(key, encrypted.path, this.#abort.signal);
       return { key, sizeBytes: answer.sizeBytes, modifiedAt: this.#deps.clock.now() };
     } finally {
-      await Deno.remove(encrypted).catch(() => {});
+      await encrypted.remove();
     }
   }
 

@@ -3,6 +3,7 @@ import { appliedMigrationNames } from "../../db/inspect.ts";
 import type { Migration } from "../../db/migrations/mod.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
+import { holdFolder, removeLeftovers } from "./backup_folder.ts";
 import { writeChecked } from "./backups.ts";
 import { OpsError } from "./errors.ts";
 import type { DatabaseKind } from "./restore.ts";
@@ -27,15 +28,23 @@ export async function backupBeforeMigrating<S>(
   const pending = Object.keys(migrations).filter((name) => !applied.includes(name)).sort();
   if (pending.length === 0 || databaseFilePath(store.url) === null) return null;
   const prefix = `${kind === "accounts" ? "accounts" : config.environment}-before-migration`;
+  const dir = config.backupDir;
   try {
-    await Deno.mkdir(config.backupDir, { recursive: true, mode: 0o700 });
-    const { path } = await writeChecked(
-      { kind, url: store.url, prefix },
-      config.backupDir,
-      deps.now,
-    );
-    log.info("backed up before migrating", { database: kind, path, migrations: pending });
-    return path;
+    // Written under the folder's lock as a scheduled backup is: a sweep by another process
+    // must not take our copy for a leftover, and the leftovers of a start killed while backing
+    // up go before this one adds another (with BACKUP_INTERVAL off nothing else sweeps).
+    const lock = await holdFolder(dir, true, {
+      waiting: () =>
+        log.info("waiting for another process's backup in BACKUP_DIR", { backupDir: dir }),
+    });
+    try {
+      await removeLeftovers(dir, log);
+      const { path } = await writeChecked({ kind, url: store.url, prefix }, dir, deps.now);
+      log.info("backed up before migrating", { database: kind, path, migrations: pending });
+      return path;
+    } finally {
+      lock.close();
+    }
   } catch (error) {
     throw new OpsError(
       `Cannot back up the ${kind} database before applying migrations ${pending.join(", ")}: ${
