@@ -4,6 +4,7 @@ import { backupDatabase, openStore } from "../db/client.ts";
 import { openFile } from "../db/inspect.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { loadConfig } from "../lib/config.ts";
+import { createLogger } from "../lib/log.ts";
 import { restoreDatabase } from "../lib/ops/restore.ts";
 import { createTestOffer, makeTestApp } from "./support/helpers.ts";
 import { runCli, startPaystead } from "./support/processes.ts";
@@ -210,7 +211,7 @@ Deno.test("[restore] a backup taken under write load restores a consistent datab
       kind: "environment",
       verify: false,
       now: Date.now(),
-    });
+    }, createLogger("error"));
     assert.deepEqual(report.kept, []);
     const restored = await openStore<EnvironmentSchema>(config.databaseUrl);
     try {
