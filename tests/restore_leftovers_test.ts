@@ -111,18 +111,28 @@ Deno.test("[restore] the next restore removes what killed restores left beside i
   }
 });
 
+/** The removals a server logged, once as many as `expected` have been read (or after 5 s). */
+async function removedBy(server: { logs(): string }, expected: number) {
+  for (let i = 0; i < 100 && removed(server.logs()).length < expected; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return removed(server.logs());
+}
+
 /**
- * A process that holds `lock` shared, as a running `restore --verify` does, until it is killed
- * (`kill()`, once however often it is called); resolves once it holds it.
+ * A process that holds `lock` shared as a running `restore --verify` does (exclusively as a
+ * restore does), until it is killed (`kill()`, once however often it is called); resolves once it
+ * holds it.
  */
-async function verifyStandIn(lock: string) {
+async function lockHolder(lock: string, exclusive = false) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "eval",
       `const lock = await Deno.open(${
         JSON.stringify(lock)
       }, { read: true, write: true, create: true });` +
-      "await lock.lock(false); console.log('held'); setInterval(() => {}, 60_000);",
+      `await lock.lock(${exclusive}); console.log('held');` +
+      " setInterval(() => {}, 60_000);",
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -144,9 +154,9 @@ async function verifyStandIn(lock: string) {
   };
 }
 
-Deno.test("[restore] a server's start removes what killed restores left beside its databases; a copy a live verify holds is kept until that process dies", async () => {
+Deno.test("[restore] a server's start removes what killed restores left beside its databases; a copy a live verify holds is kept until that process dies, and a verify waits for a restore", async () => {
   const { root, dataDir, backup, env } = await folderWithBackup();
-  const verify = await verifyStandIn(`${dataDir}/sandbox.db.lock`);
+  const verify = await lockHolder(`${dataDir}/sandbox.db.lock`);
   try {
     const sandbox = await place(dataDir, SANDBOX_LEFTOVERS);
     const accounts = await place(dataDir, ACCOUNTS_LEFTOVERS);
@@ -154,14 +164,17 @@ Deno.test("[restore] a server's start removes what killed restores left beside i
     // The verify shares the sandbox database's lock: its copies stay, the accounts' go.
     const first = await startPaystead(dataDir, { LOG_LEVEL: "info" });
     try {
-      assert.deepEqual(removed(first.logs()), accounts);
+      assert.deepEqual(await removedBy(first, accounts.length), accounts);
     } finally {
       assert.equal((await first.stop()).code, 0);
     }
     // A restore is refused while the verify runs, and removes nothing.
     const refused = await runCli(["restore", "--from", backup], env);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^Error: A running Paystead server uses this database/);
+    assert.match(
+      refused.stderr,
+      /^Error: A running Paystead server \(or restore --verify\) uses this database/,
+    );
     assert.deepEqual(removed(refused.stderr), []);
     for (const [path, size] of sandbox) assert.equal((await Deno.stat(path)).size, size, path);
 
@@ -169,7 +182,7 @@ Deno.test("[restore] a server's start removes what killed restores left beside i
     await verify.kill();
     const second = await startPaystead(dataDir, { LOG_LEVEL: "info" });
     try {
-      assert.deepEqual(removed(second.logs()), sandbox);
+      assert.deepEqual(await removedBy(second, sandbox.length), sandbox);
     } finally {
       assert.equal((await second.stop()).code, 0);
     }
@@ -177,6 +190,21 @@ Deno.test("[restore] a server's start removes what killed restores left beside i
       (await namesIn(dataDir)).filter((name) => name.includes(".restoring-")),
       [],
     );
+
+    // A verify waits for a restore to end: it stages nothing beside the database meanwhile.
+    const restore = await lockHolder(`${dataDir}/sandbox.db.lock`, true);
+    try {
+      const before = await namesIn(dataDir);
+      const waiting = await runCli(["restore", "--from", backup, "--verify"], env);
+      assert.deepEqual([waiting.code, waiting.stdout, waiting.stderr], [
+        1,
+        "",
+        `Error: A restore is replacing this database (it holds ${dataDir}/sandbox.db.lock); verify after it.`,
+      ]);
+      assert.deepEqual(await namesIn(dataDir), before);
+    } finally {
+      await restore.kill();
+    }
   } finally {
     await verify.kill();
     await Deno.remove(root, { recursive: true });

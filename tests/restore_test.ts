@@ -41,7 +41,7 @@ Deno.test("[restore] refuses while a server holds the data folder, naming the lo
       assert.equal(refused.code, 1);
       assert.equal(
         refused.stderr,
-        `Error: A running Paystead server uses this database (it holds the lock ${dataDir}/sandbox.db.lock); stop it first (systemctl stop paystead-<env>) and run restore again.`,
+        `Error: A running Paystead server (or restore --verify) uses this database (it holds the lock ${dataDir}/sandbox.db.lock); stop it first (systemctl stop paystead-<env>) and run restore again.`,
       );
       const accounts = await runCli(["restore", "--from", backup, "--database", "accounts"], env);
       assert.equal(accounts.code, 1);

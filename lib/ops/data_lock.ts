@@ -135,6 +135,6 @@ export function holdRestoreLock(url: string): Promise<HeldLocks> {
     [url],
     "restore",
     (lock) =>
-      `A running Paystead server uses this database (it holds the lock ${lock}); stop it first (systemctl stop paystead-<env>) and run restore again.`,
+      `A running Paystead server (or restore --verify) uses this database (it holds the lock ${lock}); stop it first (systemctl stop paystead-<env>) and run restore again.`,
   );
 }
