@@ -45,13 +45,15 @@ async function folderWithBackup() {
 }
 
 // What restores killed midway left: today's staged copy with SQLite's files, and a verify's or an
-// off-site restore's copy (its random part).
+// off-site restore's copy (its random part) with the fresh database its schema is compared with.
 const SANDBOX_LEFTOVERS = {
   "sandbox.db.restoring-20261126T170000Z": 409_600,
   "sandbox.db.restoring-20261126T170000Z-wal": 8_272,
   "sandbox.db.restoring-20261126T170000Z-shm": 32_768,
   "sandbox.db.restoring-20261126T171500Z-5f1c0e9a": 204_800,
   "sandbox.db.restoring-20261126T171500Z-5f1c0e9a-journal": 4_608,
+  "sandbox.db.restoring-20261126T171500Z-5f1c0e9a-schema": 110_592,
+  "sandbox.db.restoring-20261126T171500Z-5f1c0e9a-schema-wal": 41_232,
 };
 const ACCOUNTS_LEFTOVERS = {
   "accounts.db.restoring-20261126T170000Z": 65_536,
@@ -75,7 +77,12 @@ Deno.test("[restore] the next restore removes what killed restores left beside i
     await place(dataDir, others);
     await Deno.mkdir(`${dataDir}/sandbox.db.restoring-20261101T000000Z`);
 
-    const restored = await runCli(["restore", "--from", backup], env);
+    // Nothing is written outside the data folder: a TMPDIR that cannot be used changes nothing.
+    const noTmp = { ...env, TMPDIR: `${root}/no-such-folder` };
+    const verified = await runCli(["restore", "--from", backup, "--verify"], noTmp);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /^Verified: the backup passes PRAGMA integrity_check/);
+    const restored = await runCli(["restore", "--from", backup], noTmp);
     assert.equal(restored.code, 0, restored.stderr);
     assert.match(restored.stdout, /^Restored .*\/sandbox\.db \(the environment database\)/);
     assert.deepEqual(removed(restored.stderr), leftovers);

@@ -21,6 +21,7 @@ import {
   makeStagedCopy,
   noRoomError,
   removeRestoreLeftovers,
+  SCHEMA_SUFFIX,
   type StagedCopy,
 } from "./restore_staging.ts";
 import { schemaDifferences } from "./schema_check.ts";
@@ -112,7 +113,13 @@ async function prepare(staged: string, kind: DatabaseKind, from: string) {
   } finally {
     connection.close();
   }
-  const differences = await schemaDifferences(staged, migrationsOf(kind), applied);
+  // Beside the staged copy, not in /tmp: a restore killed here leaves nothing outside the folder.
+  const differences = await schemaDifferences(
+    staged,
+    migrationsOf(kind),
+    applied,
+    `${staged}${SCHEMA_SUFFIX}`,
+  );
   if (differences.length > 0) {
     throw new OpsError(
       `${from} does not have the schema Paystead's migrations make: ${

@@ -11,8 +11,14 @@ import { OpsError } from "./errors.ts";
  * whoever holds it exclusively knows no staging of that database is alive and removes them all.
  */
 
-/** `sandbox.db.restoring-20261126T180000Z-5f1c0e9a`, and SQLite's files beside it. */
-const STAGED = /^(.+)\.restoring-\d{8}T\d{6}Z(-[0-9a-f]{8})?(-wal|-shm|-journal)?$/;
+/** The fresh database a restore makes beside its copy to compare their schemas. */
+export const SCHEMA_SUFFIX = "-schema";
+
+/**
+ * `sandbox.db.restoring-20261126T180000Z-5f1c0e9a`, its `-schema` database, and SQLite's files
+ * beside each.
+ */
+const STAGED = /^(.+)\.restoring-\d{8}T\d{6}Z(-[0-9a-f]{8})?(-schema)?(-wal|-shm|-journal)?$/;
 
 /** A staged copy: removed by its restore when it ends, however it ends. */
 export interface StagedCopy {
@@ -24,7 +30,9 @@ export interface StagedCopy {
 }
 
 function companions(path: string): string[] {
-  return ["", "-wal", "-shm", "-journal"].map((suffix) => path + suffix);
+  return ["", SCHEMA_SUFFIX].flatMap((file) =>
+    ["", "-wal", "-shm", "-journal"].map((suffix) => path + file + suffix)
+  );
 }
 
 /**
