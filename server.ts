@@ -103,7 +103,7 @@ export async function serve(config: Config): Promise<number> {
   requireProvider(config);
   const log = createLogger(config.logLevel);
   // Held while serving: `restore` refuses to replace a database a server has open.
-  const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl]);
+  const locks = await holdServerLocks([config.databaseUrl, config.accountsDatabaseUrl], log);
   const databases = await openDatabases(config, log);
   const { app, services, webhooks, emails, drain, metrics, metricsApp } = createApp({
     ...databases,

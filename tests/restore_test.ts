@@ -4,6 +4,7 @@ import { backupDatabase, openStore } from "../db/client.ts";
 import { openFile } from "../db/inspect.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { loadConfig } from "../lib/config.ts";
+import { createLogger } from "../lib/log.ts";
 import { restoreDatabase } from "../lib/ops/restore.ts";
 import { createTestOffer, makeTestApp } from "./support/helpers.ts";
 import { runCli, startPaystead } from "./support/processes.ts";
@@ -40,7 +41,7 @@ Deno.test("[restore] refuses while a server holds the data folder, naming the lo
       assert.equal(refused.code, 1);
       assert.equal(
         refused.stderr,
-        `Error: A running Paystead server uses this database (it holds the lock ${dataDir}/sandbox.db.lock); stop it first (systemctl stop paystead-<env>) and run restore again.`,
+        `Error: A running Paystead server (or restore --verify) uses this database (it holds the lock ${dataDir}/sandbox.db.lock); stop it first (systemctl stop paystead-<env>) and run restore again.`,
       );
       const accounts = await runCli(["restore", "--from", backup, "--database", "accounts"], env);
       assert.equal(accounts.code, 1);
@@ -210,7 +211,7 @@ Deno.test("[restore] a backup taken under write load restores a consistent datab
       kind: "environment",
       verify: false,
       now: Date.now(),
-    });
+    }, createLogger("error"));
     assert.deepEqual(report.kept, []);
     const restored = await openStore<EnvironmentSchema>(config.databaseUrl);
     try {

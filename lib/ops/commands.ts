@@ -1,4 +1,5 @@
 import type { Config } from "../config.ts";
+import { createLogger } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { formatProblems, hasProblems, runDoctor } from "./doctor.ts";
 import { OpsUsageError } from "./errors.ts";
@@ -72,9 +73,11 @@ export async function runOpsCommand(
         now: Date.now(),
       };
       const offsite = isOffsiteSource(request.from);
+      // Its log lines (what killed restores left and it removed) go to stderr as JSON.
+      const log = createLogger(config.logLevel);
       const report = offsite
-        ? await restoreFromOffsite(config, request)
-        : await restoreDatabase(config, request);
+        ? await restoreFromOffsite(config, request, log)
+        : await restoreDatabase(config, request, log);
       if (offsite) {
         console.log(`Downloaded ${request.from} and decrypted it with BACKUP_PASSPHRASE.`);
       }

@@ -1,12 +1,20 @@
 import { databaseFilePath } from "../../db/client.ts";
 import { StorageOpenError } from "../../db/storage_health.ts";
+import type { Logger } from "../log.ts";
 import { OpsError } from "./errors.ts";
+import { removeRestoreLeftovers } from "./restore_staging.ts";
 
 /**
  * Lock files beside each file database (`data/sandbox.db.lock`): every serving process holds a
- * shared OS lock (flock) on them, a restore takes an exclusive one. The OS drops the lock when a
- * process dies, even by kill -9, so a stale file never blocks anything.
+ * shared OS lock (flock) on them, a restore takes an exclusive one, `restore --verify` a shared one
+ * (it stages its copy beside the database too). The OS drops the lock when a process dies, even by
+ * kill -9, so a stale file never blocks anything, and whoever holds it exclusively knows that what
+ * a restore or verify staged beside the database is a dead process's (`restore_staging.ts`).
  */
+
+/** How long a starting server waits for another one's sweep (it holds the lock a moment). */
+const SWEEP_WAIT_MS = 2_000;
+const WAIT_STEP_MS = 50;
 
 /** The lock file of the database at `path`. */
 function lockFileOf(path: string): string {
@@ -29,7 +37,35 @@ async function openLockFile(path: string): Promise<Deno.FsFile> {
   return await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
 }
 
-async function holdAll(urls: string[], exclusive: boolean, refusal: (lock: string) => string) {
+/** How a process holds a database's lock. */
+type Hold = "restore" | "verify" | "server";
+
+/**
+ * Takes `file`'s lock as `hold` needs it; false if another process prevents it. A server tries it
+ * exclusively first: then nobody else uses the database, and it removes what killed restores left
+ * before it shares the lock. Converting the lock is not atomic (flock), so a restore can take it
+ * in between: the server then refuses as it would have a moment later.
+ */
+async function take(file: Deno.FsFile, hold: Hold, database: string, log?: Logger) {
+  if (hold !== "server") return await file.tryLock(hold === "restore");
+  if (await file.tryLock(true)) {
+    if (log) await removeRestoreLeftovers(database, log);
+    return await file.tryLock(false);
+  }
+  // Another server starting beside this one holds it exclusively while it sweeps.
+  for (let waited = 0; waited < SWEEP_WAIT_MS; waited += WAIT_STEP_MS) {
+    if (await file.tryLock(false)) return true;
+    await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+  }
+  return false;
+}
+
+async function holdAll(
+  urls: string[],
+  hold: Hold,
+  refusal: (lock: string) => string,
+  log?: Logger,
+) {
   const held: Deno.FsFile[] = [];
   const paths: string[] = [];
   const release = () => {
@@ -46,13 +82,20 @@ async function holdAll(urls: string[], exclusive: boolean, refusal: (lock: strin
       const file = await openLockFile(path).catch((error) => {
         throw new StorageOpenError(database, error);
       });
-      if (!(await file.tryLock(exclusive))) {
+      let taken;
+      try {
+        taken = await take(file, hold, database, log);
+      } catch (error) {
+        file.close();
+        throw error;
+      }
+      if (!taken) {
         file.close();
         throw new LockHeldError(refusal(path));
       }
       held.push(file);
       paths.push(path);
-      if (exclusive) {
+      if (hold === "restore") {
         await file.truncate(0);
         await file.write(new TextEncoder().encode(`${Deno.pid} restore\n`));
       }
@@ -64,12 +107,25 @@ async function holdAll(urls: string[], exclusive: boolean, refusal: (lock: strin
   return { paths, release };
 }
 
-/** Holds shared locks for a server on the file databases at `urls`; throws during a restore. */
-export function holdServerLocks(urls: string[]): Promise<HeldLocks> {
+/**
+ * Holds shared locks for a server on the file databases at `urls`, first removing (and logging)
+ * what killed restores left beside a database no other process uses; throws during a restore.
+ */
+export function holdServerLocks(urls: string[], log: Logger): Promise<HeldLocks> {
   return holdAll(
     urls,
-    false,
+    "server",
     (lock) => `A restore is replacing a database (it holds ${lock}); start the server after it.`,
+    log,
+  );
+}
+
+/** Holds a shared lock on the file database at `url` for `restore --verify`; throws during a restore. */
+export function holdVerifyLock(url: string): Promise<HeldLocks> {
+  return holdAll(
+    [url],
+    "verify",
+    (lock) => `A restore is replacing this database (it holds ${lock}); verify after it.`,
   );
 }
 
@@ -77,8 +133,8 @@ export function holdServerLocks(urls: string[]): Promise<HeldLocks> {
 export function holdRestoreLock(url: string): Promise<HeldLocks> {
   return holdAll(
     [url],
-    true,
+    "restore",
     (lock) =>
-      `A running Paystead server uses this database (it holds the lock ${lock}); stop it first (systemctl stop paystead-<env>) and run restore again.`,
+      `A running Paystead server (or restore --verify) uses this database (it holds the lock ${lock}); stop it first (systemctl stop paystead-<env>) and run restore again.`,
   );
 }

@@ -28,7 +28,7 @@ export async function encryptFile(from: string, to: string, passphrase: string):
 }
 
 /**
- * Decrypts `source` into a new file `to` (0600). A passphrase that does not match throws
+ * Decrypts `source` into the file `to` (made 0600, emptied first). A passphrase that does not match throws
  * `WrongPassphraseError` before anything is written; a damaged or foreign file throws as age
  * reports it.
  */
@@ -49,7 +49,7 @@ export async function decryptToFile(
     }
     throw error;
   }
-  const target = await Deno.open(to, { write: true, createNew: true, mode: 0o600 });
+  const target = await Deno.open(to, { write: true, create: true, truncate: true, mode: 0o600 });
   await plain.pipeTo(target.writable);
 }
 

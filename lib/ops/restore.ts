@@ -11,9 +11,19 @@ import {
   type Migration,
 } from "../../db/migrations/mod.ts";
 import type { Config } from "../config.ts";
-import { holdRestoreLock } from "./data_lock.ts";
+import type { Logger } from "../log.ts";
+import { holdRestoreLock, holdVerifyLock } from "./data_lock.ts";
+import { diskSpace } from "./disk_space.ts";
 import { syncFile, syncFolder } from "./durable_files.ts";
 import { OpsError } from "./errors.ts";
+import {
+  isDiskFull,
+  makeStagedCopy,
+  noRoomError,
+  removeRestoreLeftovers,
+  SCHEMA_SUFFIX,
+  type StagedCopy,
+} from "./restore_staging.ts";
 import { schemaDifferences } from "./schema_check.ts";
 
 /** Which of a process's two databases a backup is of. */
@@ -55,10 +65,6 @@ async function exists(path: string): Promise<boolean> {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
-}
-
-async function removeQuietly(path: string): Promise<void> {
-  await Deno.remove(path).catch(() => {});
 }
 
 function describeInspection(inspection: DatabaseInspection, kind: DatabaseKind, from: string) {
@@ -107,7 +113,13 @@ async function prepare(staged: string, kind: DatabaseKind, from: string) {
   } finally {
     connection.close();
   }
-  const differences = await schemaDifferences(staged, migrationsOf(kind), applied);
+  // Beside the staged copy, not in /tmp: a restore killed here leaves nothing outside the folder.
+  const differences = await schemaDifferences(
+    staged,
+    migrationsOf(kind),
+    applied,
+    `${staged}${SCHEMA_SUFFIX}`,
+  );
   if (differences.length > 0) {
     throw new OpsError(
       `${from} does not have the schema Paystead's migrations make: ${
@@ -160,15 +172,59 @@ async function keepReplaced(target: string, stamp: string): Promise<string[]> {
   return paths;
 }
 
+/** The backup a restore reads: where it comes from, and how its bytes get into the staged copy. */
+export interface RestoreSource {
+  /** What the operator named (a file, an `s3://` object): the checks' messages name it. */
+  from: string;
+  /** Its size if known before it is read: a data folder without that much room is refused. */
+  sizeBytes: number | null;
+  /** Writes the backup into the empty private file `path`. */
+  writeTo(path: string): Promise<void>;
+}
+
+/** Options of a restore: which database, whether only to verify, the clock. */
+interface RestoreOptions {
+  kind: DatabaseKind;
+  verify: boolean;
+  now: number;
+}
+
+/** The signals that end a CLI process by default, with the exit code a shell shows for each. */
+const INTERRUPTIONS: [Deno.Signal, number][] = [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]];
+
 /**
- * Restores `from` over the environment's or the accounts database: refuses while a server holds
- * it, checks integrity, the kind and migration level, migrates an older backup forward, then
- * swaps the files with a rename and keeps the replaced ones beside it. With `verify` it does all
- * the checks on a copy in a temporary folder and changes nothing.
+ * Ctrl-C, `kill` or a closed terminal would end the process without running any `finally`: the
+ * staged copy is removed, then the process exits as the signal would have ended it. During the swap
+ * (two renames) it is not: the restore finishes and exits as it would have.
  */
-export async function restoreDatabase(
+function removeOnInterrupt(staged: StagedCopy, swapping: () => boolean): () => void {
+  const listeners = INTERRUPTIONS.map(([signal, code]) => {
+    const listener = () => {
+      if (swapping()) return;
+      staged.removeSync();
+      console.error(`Interrupted (${signal}); removed ${staged.path}. Nothing was changed.`);
+      Deno.exit(code);
+    };
+    Deno.addSignalListener(signal, listener);
+    return [signal, listener] as const;
+  });
+  return () => {
+    for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+  };
+}
+
+/**
+ * Restores a backup over the environment's or the accounts database: refuses while a server holds
+ * it, removes what killed restores left, stages the backup beside the database (0600), checks
+ * integrity, the kind and migration level, migrates an older backup forward, then swaps the files
+ * with a rename and keeps the replaced ones beside it. With `verify` it does all the checks on its
+ * staged copy, beside a server that may be running, and changes nothing.
+ */
+export async function restoreFrom(
   config: Config,
-  options: { from: string; kind: DatabaseKind; verify: boolean; now: number },
+  source: RestoreSource,
+  options: RestoreOptions,
+  log: Logger,
 ): Promise<RestoreReport> {
   const url = options.kind === "accounts" ? config.accountsDatabaseUrl : config.databaseUrl;
   const target = databaseFilePath(url);
@@ -177,34 +233,64 @@ export async function restoreDatabase(
       `restore replaces file databases; ${url} is a libSQL server, so restore it with the server's own tools.`,
     );
   }
-  const source = await Deno.stat(options.from).catch(() => null);
-  if (!source?.isFile) throw new OpsError(`${options.from} is not a file.`);
-
   const stamp = fileStamp(options.now);
   const slash = target.lastIndexOf("/");
-  const folder = options.verify
-    ? await Deno.makeTempDir({ prefix: "paystead-verify-" })
-    : slash > 0
-    ? target.slice(0, slash)
-    : ".";
-  const lock = options.verify ? null : await holdRestoreLock(url);
-  const staged = `${folder}/${target.slice(slash + 1)}.restoring-${stamp}`;
+  const folder = slash > 0 ? target.slice(0, slash) : ".";
+  // Made (0700) with the lock file if the folder was lost.
+  const lock = options.verify ? await holdVerifyLock(url) : await holdRestoreLock(url);
+  let staged: StagedCopy | null = null;
+  let stopListening = () => {};
+  let swapping = false;
   try {
-    await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
-    await Deno.copyFile(options.from, staged);
-    await Deno.chmod(staged, 0o600);
-    const { migrated, counts } = await prepare(staged, options.kind, options.from);
+    if (!options.verify) await removeRestoreLeftovers(target, log);
+    const free = diskSpace(folder)?.freeBytes;
+    if (source.sizeBytes !== null && free !== undefined && free < source.sizeBytes) {
+      throw noRoomError(folder, source.sizeBytes);
+    }
+    staged = await makeStagedCopy(target, stamp);
+    stopListening = removeOnInterrupt(staged, () => swapping);
+    let prepared;
+    try {
+      await source.writeTo(staged.path);
+      prepared = await prepare(staged.path, options.kind, source.from);
+    } catch (error) {
+      if (isDiskFull(error)) throw noRoomError(folder, source.sizeBytes);
+      throw error;
+    }
+    const { migrated, counts } = prepared;
     if (options.verify) return { kind: options.kind, target, migrated, counts, kept: [] };
-    await syncFile(staged);
+    await syncFile(staged.path);
+    swapping = true;
     const kept = await keepReplaced(target, stamp);
-    await Deno.rename(staged, target);
+    await Deno.rename(staged.path, target);
     await syncFolder(folder);
     return { kind: options.kind, target, migrated, counts, kept };
   } finally {
-    for (const suffix of ["", "-wal", "-shm"]) await removeQuietly(staged + suffix);
-    if (options.verify) await Deno.remove(folder, { recursive: true }).catch(() => {});
-    lock?.release();
+    await staged?.remove();
+    stopListening();
+    lock.release();
   }
+}
+
+/** `restore --from FILE`: restores (or verifies) a backup file as `restoreFrom` does. */
+export async function restoreDatabase(
+  config: Config,
+  options: RestoreOptions & { from: string },
+  log: Logger,
+): Promise<RestoreReport> {
+  const { from } = options;
+  const info = await Deno.stat(from).catch(() => null);
+  if (!info?.isFile) throw new OpsError(`${from} is not a file.`);
+  const source: RestoreSource = {
+    from,
+    sizeBytes: info.size,
+    async writeTo(path) {
+      const input = await Deno.open(from, { read: true });
+      const output = await Deno.open(path, { write: true });
+      await input.readable.pipeTo(output.writable);
+    },
+  };
+  return await restoreFrom(config, source, options, log);
 }
 
 /** The report as the CLI prints it. */

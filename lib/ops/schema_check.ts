@@ -20,22 +20,27 @@ async function objectsOf(path: string): Promise<SchemaObject[]> {
   }
 }
 
-/** The schema Paystead's `migrations` named `applied` make, on a fresh database. */
+/**
+ * The schema Paystead's `migrations` named `applied` make, on a fresh database made at `scratch`
+ * and removed (with SQLite's files) before this returns.
+ */
 async function madeBy(
   migrations: Record<string, Migration>,
   applied: string[],
+  scratch: string,
 ): Promise<SchemaObject[]> {
-  const folder = await Deno.makeTempDir({ prefix: "paystead-schema-" });
   try {
-    const store = await openStore(`file:${folder}/fresh.db`);
+    const store = await openStore(`file:${scratch}`);
     try {
       await migrate(store, Object.fromEntries(applied.map((name) => [name, migrations[name]])));
     } finally {
       await store.close();
     }
-    return await objectsOf(`${folder}/fresh.db`);
+    return await objectsOf(scratch);
   } finally {
-    await Deno.remove(folder, { recursive: true });
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+      await Deno.remove(scratch + suffix).catch(() => {});
+    }
   }
 }
 
@@ -43,15 +48,17 @@ async function madeBy(
  * How the database at `path` differs from what Paystead's migrations make at its migration
  * level (`applied`): one phrase per table, index, trigger or view that is extra, missing or
  * changed; empty when it is exactly Paystead's. A planted trigger that rewrites amounts, or a
- * dropped unique index, is found here before the database is trusted.
+ * dropped unique index, is found here before the database is trusted. The fresh database is made
+ * at `scratch`, a path the caller's leftovers sweep knows.
  */
 export async function schemaDifferences(
   path: string,
   migrations: Record<string, Migration>,
   applied: string[],
+  scratch: string,
 ): Promise<string[]> {
   const key = (object: SchemaObject) => `${object.type} ${object.name}`;
-  const expected = new Map((await madeBy(migrations, applied)).map((o) => [key(o), o]));
+  const expected = new Map((await madeBy(migrations, applied, scratch)).map((o) => [key(o), o]));
   const actual = new Map((await objectsOf(path)).map((o) => [key(o), o]));
   const differences: string[] = [];
   for (const [name, object] of actual) {
