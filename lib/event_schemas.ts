@@ -36,7 +36,7 @@ export function eventSchemaName(type: EventType): string {
 
 function eventOf<T extends EventType>(type: T) {
   return z.strictObject({
-    id: z.string().meta({ example: "evt_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+    id: z.string().meta({ example: "evt_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1" }),
     type: z.literal(type),
     createdAt: Timestamp,
     environment: z.enum(ENVIRONMENTS),

@@ -38,7 +38,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** An event as the API returns it and as a webhook delivers it. */
 export const Event = z.strictObject({
-  id: z.string().meta({ example: "evt_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+  id: z.string().meta({ example: "evt_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1" }),
   type: z.enum(EVENT_TYPES),
   createdAt: Timestamp,
   environment: z.enum(ENVIRONMENTS),

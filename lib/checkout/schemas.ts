@@ -40,7 +40,7 @@ export const CreateCheckoutSessionRequest = z.strictObject({
 export type CreateCheckoutSessionRequest = z.infer<typeof CreateCheckoutSessionRequest>;
 
 export const CheckoutSession = z.strictObject({
-  sessionId: z.string().meta({ example: "cs_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+  sessionId: z.string().meta({ example: "cs_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1" }),
   embedUrl: z.string().meta({ description: "Load this URL in an iframe on the embedLink page." }),
   expiresAt: Timestamp,
   status: z.enum(SESSION_STATUSES),

@@ -11,14 +11,16 @@ import { EMAIL_KINDS } from "./facts.ts";
 
 /** One message of the sandbox mailbox, as the customer would have received it. */
 export const SandboxEmail = z.strictObject({
-  emailId: z.string().meta({ example: "em_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+  emailId: z.string().meta({ example: "em_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1" }),
   kind: z.enum(EMAIL_KINDS),
   to: z.string().meta({ example: "ada@example.com" }),
   subject: z.string().meta({ example: "Potwierdzenie płatności – Sklep Kowalski sp. z o.o." }),
   text: z.string().meta({ description: "The plain-text body." }),
   html: z.string().meta({ description: "The HTML body, a whole document." }),
   language: z.enum(LANGUAGES),
-  messageId: z.string().meta({ example: "<em_4f9TqYcW2mJx8bN3kL6pR1sV@sandbox.example.com>" }),
+  messageId: z.string().meta({
+    example: "<em_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1@sandbox.example.com>",
+  }),
   paymentId: z.string(),
   createdAt: Timestamp,
 }).meta({

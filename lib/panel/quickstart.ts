@@ -64,6 +64,8 @@ export async function setUpQuickstartReceiver(ctx: OrgContext): Promise<Quicksta
 }
 
 const SAMPLE_ID = "4f9TqYcW2mJx8bN3kL6pR1sV";
+/** A payment's id begins with its creation time (lib/ids.ts). */
+const SAMPLE_PAYMENT_ID = "pay_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1";
 
 /**
  * What each Quick Start call returns, before the developer runs it: the API's real shapes, the
@@ -87,7 +89,7 @@ export function quickstartSamples(publicUrl: string, now: number, embedLink: str
   };
   const paymentRow = (status: string, at: number) => ({
     id: 0,
-    public_id: `pay_${SAMPLE_ID}`,
+    public_id: SAMPLE_PAYMENT_ID,
     org_id: 0,
     offer_id: 0,
     qr_id: offerRow.public_id,

@@ -66,7 +66,7 @@ export const ListPaymentsQuery = ListQuery.extend({
 export type ListPaymentsQuery = z.infer<typeof ListPaymentsQuery>;
 
 export const Payment = z.strictObject({
-  paymentId: z.string().meta({ example: "pay_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+  paymentId: z.string().meta({ example: "pay_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1" }),
   qrId: z.string(),
   status: z.enum(PAYMENT_STATUSES),
   amount: z.int(),

@@ -16,7 +16,7 @@ export const CreateRefundRequest = z.strictObject({
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequest>;
 
 export const Refund = z.strictObject({
-  refundId: z.string().meta({ example: "re_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+  refundId: z.string().meta({ example: "re_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1" }),
   paymentId: z.string(),
   amount: z.int(),
   currency: z.string(),

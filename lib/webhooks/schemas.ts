@@ -129,7 +129,7 @@ const WebhookAttempt = z.strictObject({
 }).meta({ id: "WebhookAttempt", description: "One HTTP request of a delivery." });
 
 export const WebhookDelivery = z.strictObject({
-  id: z.string().meta({ example: "wd_4f9TqYcW2mJx8bN3kL6pR1sV" }),
+  id: z.string().meta({ example: "wd_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1" }),
   eventId: z.string(),
   endpointId: EndpointId,
   trigger: z.enum(DELIVERY_TRIGGERS),

@@ -33,10 +33,10 @@ const OfferIdAsId = z.object({
 const SessionIdAsId = z.object({
   id: z.string().max(100).meta({
     description: "The session's id (`sessionId`, `cs_...`).",
-    example: "cs_4f9TqYcW2mJx8bN3kL6pR1sV",
+    example: "cs_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1",
   }),
 });
-const SessionIdParam = idParam("sessionId", "cs_4f9TqYcW2mJx8bN3kL6pR1sV");
+const SessionIdParam = idParam("sessionId", "cs_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1");
 
 /** `/api/v1/checkout-sessions`: embedded checkout. */
 export const checkoutSessions = createApiRouter()

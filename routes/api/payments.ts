@@ -28,7 +28,7 @@ import {
 } from "./openapi.ts";
 
 const tags = ["Payments"];
-const PaymentIdParam = idParam("paymentId", "pay_4f9TqYcW2mJx8bN3kL6pR1sV");
+const PaymentIdParam = idParam("paymentId", "pay_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1");
 
 function createPaymentRoute(path: string, operationId: string, summary: string) {
   return createRoute({

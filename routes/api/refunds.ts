@@ -14,7 +14,7 @@ import {
 import { answered } from "./answers.ts";
 
 const tags = ["Refunds"];
-const PaymentIdParam = idParam("paymentId", "pay_4f9TqYcW2mJx8bN3kL6pR1sV");
+const PaymentIdParam = idParam("paymentId", "pay_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1");
 
 /** `/api/v1/payments/{paymentId}/refunds`: refunding a payment and its refunds. */
 export const paymentRefunds = createApiRouter()
@@ -84,7 +84,7 @@ export const refunds = createApiRouter()
       description: "One refund with its status and failure code.",
       tags,
       request: {
-        params: idParam("refundId", "re_4f9TqYcW2mJx8bN3kL6pR1sV"),
+        params: idParam("refundId", "re_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1"),
       },
       responses: { 200: { description: "The refund.", ...json(Refund) }, ...errors(401, 403, 404) },
     }),

@@ -13,7 +13,7 @@ import {
 import { answered } from "./answers.ts";
 
 const tags = ["Webhooks"];
-const EventIdParam = idParam("id", "evt_4f9TqYcW2mJx8bN3kL6pR1sV");
+const EventIdParam = idParam("id", "evt_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1");
 
 /** `/api/v1/events/{id}/deliveries` and `/resend`: an event's webhook deliveries. */
 export const webhookDeliveries = createApiRouter()
