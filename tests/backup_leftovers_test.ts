@@ -5,6 +5,7 @@ import { environmentMigrations } from "../db/migrations/mod.ts";
 import { createLogger } from "../lib/log.ts";
 import { makeTestApp } from "./support/helpers.ts";
 import { freePort, paysteadCommand, startPaystead } from "./support/processes.ts";
+import { holdLockInChild } from "./support/lock_holder.ts";
 
 async function namesIn(dir: string): Promise<string[]> {
   const names: string[] = [];
@@ -191,38 +192,6 @@ Deno.test("[backups] an upload another live process is making is left alone; onc
   }
 });
 
-/**
- * A process that holds `dir`'s lock exclusively, as one writing a backup there does, until it is
- * killed (`kill()`, once however often it is called); resolves once it holds it.
- */
-async function folderHolder(dir: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "eval",
-      `const lock = await Deno.open(${JSON.stringify(`${dir}/.paystead-backup.lock`)}, ` +
-      "{ read: true, write: true, create: true });" +
-      "await lock.lock(true); console.log('held'); setInterval(() => {}, 60_000);",
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.getReader();
-  const { value } = await reader.read();
-  assert.equal(new TextDecoder().decode(value).trim(), "held");
-  reader.releaseLock();
-  let killed: Promise<void> | null = null;
-  return {
-    kill() {
-      killed ??= (async () => {
-        child.kill("SIGKILL");
-        await child.status;
-        await child.stdout.cancel();
-      })();
-      return killed;
-    },
-  };
-}
-
 Deno.test("[backups] a backup another process is writing under the folder's lock is left alone; once that process is killed, it is removed", async () => {
   const backupDir = await Deno.makeTempDir({ prefix: "paystead-leftovers-held-" });
   const logs: string[] = [];
@@ -231,7 +200,7 @@ Deno.test("[backups] a backup another process is writing under the folder's lock
     env: { BACKUP_DIR: backupDir, BACKUP_INTERVAL: "6h" },
     log: createLogger("info", (line) => logs.push(line)),
   });
-  const holder = await folderHolder(backupDir);
+  const holder = await holdLockInChild(`${backupDir}/.paystead-backup.lock`, true);
   try {
     const partial = "sandbox-before-migration-20261121T095958Z.db.partial";
     await writeBytes(`${backupDir}/${partial}`, 98_304);

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { inspectDatabase, openFile } from "../db/inspect.ts";
 import { createLogger } from "../lib/log.ts";
 import { decryptToFile } from "../lib/ops/encryption.ts";
-import { openOffsiteStore } from "../lib/ops/offsite_store.ts";
 import {
   createTestOffer,
   createTestPayment,
@@ -18,6 +17,7 @@ import {
   storedKeys,
   storedObject,
   TEST_BUCKET,
+  testStore,
 } from "./support/s3_server.ts";
 
 const HOUR_MS = 3_600_000;
@@ -343,15 +343,7 @@ Deno.test("[offsite] a production server started as shipped copies its backups o
     // The README names its copy production-20261123T060000Z.db.age: put this one there.
     const command = readmeRestoreCommand();
     const readmeKey = command.slice(command.indexOf("s3://") + `s3://${TEST_BUCKET}/`.length);
-    const store = openOffsiteStore(
-      {
-        endpoint: s3.endpoint,
-        region: "us-east-1",
-        accessKeyId: "S3RVER",
-        secretAccessKey: "S3RVER",
-      },
-      TEST_BUCKET,
-    );
+    const store = testStore(s3.endpoint);
     const scratch = `${root}/copy.age`;
     await Deno.writeFile(scratch, await storedObject(s3, keys[1]));
     await store.upload(readmeKey, scratch);
@@ -542,15 +534,7 @@ Deno.test("[offsite] a copy larger than one part goes up as a multipart upload a
   });
   const folder = await Deno.makeTempDir({ prefix: "paystead-offsite-parts-" });
   try {
-    const store = openOffsiteStore(
-      {
-        endpoint: `http://127.0.0.1:${proxy.addr.port}`,
-        region: "us-east-1",
-        accessKeyId: "S3RVER",
-        secretAccessKey: "S3RVER",
-      },
-      TEST_BUCKET,
-    );
+    const store = testStore(`http://127.0.0.1:${proxy.addr.port}`);
     // 9 MiB of random bytes: one full 8 MiB part and the rest.
     const file = await Deno.open(`${folder}/big.db.age`, { write: true, createNew: true });
     for (let i = 0; i < 144; i++) await file.write(crypto.getRandomValues(new Uint8Array(65536)));

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { backupDatabase } from "../db/client.ts";
 import { encryptFile } from "../lib/ops/encryption.ts";
-import { openOffsiteStore } from "../lib/ops/offsite_store.ts";
 import { runCli, shippedArgs, startPaystead } from "./support/processes.ts";
-import { startS3Server, TEST_BUCKET } from "./support/s3_server.ts";
+import { startS3Server, TEST_BUCKET, testStore } from "./support/s3_server.ts";
+import { holdLockInChild } from "./support/lock_holder.ts";
 
 async function namesIn(dir: string): Promise<string[]> {
   const names: string[] = [];
@@ -126,44 +126,9 @@ async function removedBy(server: { logs(): string }, expected: number) {
   return removed(server.logs());
 }
 
-/**
- * A process that holds `lock` shared as a running `restore --verify` does (exclusively as a
- * restore does), until it is killed (`kill()`, once however often it is called); resolves once it
- * holds it.
- */
-async function lockHolder(lock: string, exclusive = false) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "eval",
-      `const lock = await Deno.open(${
-        JSON.stringify(lock)
-      }, { read: true, write: true, create: true });` +
-      `await lock.lock(${exclusive}); console.log('held');` +
-      " setInterval(() => {}, 60_000);",
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.getReader();
-  const { value } = await reader.read();
-  assert.equal(new TextDecoder().decode(value).trim(), "held");
-  reader.releaseLock();
-  let killed: Promise<void> | null = null;
-  return {
-    kill() {
-      killed ??= (async () => {
-        child.kill("SIGKILL");
-        await child.status;
-        await child.stdout.cancel();
-      })();
-      return killed;
-    },
-  };
-}
-
 Deno.test("[restore] a server's start removes what killed restores left beside its databases; a copy a live verify holds is kept until that process dies, and a verify waits for a restore", async () => {
   const { root, dataDir, backup, env } = await folderWithBackup();
-  const verify = await lockHolder(`${dataDir}/sandbox.db.lock`);
+  const verify = await holdLockInChild(`${dataDir}/sandbox.db.lock`, false);
   try {
     const sandbox = await place(dataDir, SANDBOX_LEFTOVERS);
     const accounts = await place(dataDir, ACCOUNTS_LEFTOVERS);
@@ -199,7 +164,7 @@ Deno.test("[restore] a server's start removes what killed restores left beside i
     );
 
     // A verify waits for a restore to end: it stages nothing beside the database meanwhile.
-    const restore = await lockHolder(`${dataDir}/sandbox.db.lock`, true);
+    const restore = await holdLockInChild(`${dataDir}/sandbox.db.lock`, true);
     try {
       const before = await namesIn(dataDir);
       const waiting = await runCli(["restore", "--from", backup, "--verify"], env);
@@ -289,15 +254,7 @@ Deno.test("[restore] an off-site restore killed midway leaves no plaintext outsi
     for (let i = 0; i < 64; i++) await file.write(chunk.fill(i));
     file.close();
     await encryptFile(plain, `${plain}.age`, PASSPHRASE);
-    const store = openOffsiteStore(
-      {
-        endpoint: s3.endpoint,
-        region: "us-east-1",
-        accessKeyId: "S3RVER",
-        secretAccessKey: "S3RVER",
-      },
-      TEST_BUCKET,
-    );
+    const store = testStore(s3.endpoint);
     const key = "paystead/sandbox-20261126T060000Z.db.age";
     await store.upload(key, `${plain}.age`);
     const offsiteEnv = {

@@ -3,6 +3,7 @@
  * process so a test can stop it (the store is down) and start it again on the same port and
  * folder (the store is back, with what it held).
  */
+import { openOffsiteStore } from "../../lib/ops/offsite_store.ts";
 import { freePort, waitForUrl } from "./processes.ts";
 
 /** The bucket every test server has. */
@@ -108,4 +109,17 @@ if (import.meta.main) {
     await server.close();
     Deno.exit(0);
   });
+}
+
+/** The off-site store Paystead opens on the test bucket at `endpoint` (s3rver, or a proxy to it). */
+export function testStore(endpoint: string): ReturnType<typeof openOffsiteStore> {
+  return openOffsiteStore(
+    {
+      endpoint,
+      region: "us-east-1",
+      accessKeyId: S3RVER_KEYS.AWS_ACCESS_KEY_ID,
+      secretAccessKey: S3RVER_KEYS.AWS_SECRET_ACCESS_KEY,
+    },
+    TEST_BUCKET,
+  );
 }
