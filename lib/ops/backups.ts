@@ -10,7 +10,7 @@ import { errorFields, type Logger } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import { removeLeftovers, tryHoldFolder } from "./backup_folder.ts";
 import type { BackupStatus } from "./backup_status.ts";
-import { syncFile, syncFolder } from "./durable_files.ts";
+import { removeDatabaseFiles, syncFile, syncFolder } from "./durable_files.ts";
 import { fileStamp } from "./restore.ts";
 import type { DatabaseKind } from "./restore.ts";
 
@@ -95,7 +95,7 @@ export async function writeChecked(target: Target, dir: string, now: number) {
     await syncFolder(dir);
     return { path, sizeBytes: (await Deno.stat(path)).size };
   } finally {
-    for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(partial + suffix).catch(() => {});
+    await removeDatabaseFiles(partial);
   }
 }
 

@@ -18,3 +18,24 @@ export async function syncFolder(path: string): Promise<void> {
     folder.close();
   }
 }
+
+/** The database at `path` and the files SQLite may keep beside it. */
+function databaseFiles(path: string): string[] {
+  return [path, path + "-wal", path + "-shm", path + "-journal"];
+}
+
+/** Removes the database at `path` and SQLite's files beside it; any already gone is passed over. */
+export async function removeDatabaseFiles(path: string): Promise<void> {
+  for (const file of databaseFiles(path)) await Deno.remove(file).catch(() => {});
+}
+
+/** `removeDatabaseFiles`, at once: for a signal handler that exits right after. */
+export function removeDatabaseFilesSync(path: string): void {
+  for (const file of databaseFiles(path)) {
+    try {
+      Deno.removeSync(file);
+    } catch {
+      // Not there: SQLite made no such file, or it was removed already.
+    }
+  }
+}

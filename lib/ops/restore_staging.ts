@@ -1,4 +1,5 @@
 import { errorFields, type Logger } from "../log.ts";
+import { removeDatabaseFiles, removeDatabaseFilesSync } from "./durable_files.ts";
 import { OpsError } from "./errors.ts";
 
 /**
@@ -29,12 +30,6 @@ export interface StagedCopy {
   removeSync(): void;
 }
 
-function companions(path: string): string[] {
-  return ["", SCHEMA_SUFFIX].flatMap((file) =>
-    ["", "-wal", "-shm", "-journal"].map((suffix) => path + file + suffix)
-  );
-}
-
 /**
  * Makes the staged copy of the database at `target`, empty and private (0600); the caller holds
  * the database's lock. The random part keeps two verifies of one second apart.
@@ -50,16 +45,10 @@ export async function makeStagedCopy(target: string, stamp: string): Promise<Sta
   return {
     path,
     async remove() {
-      for (const each of companions(path)) await Deno.remove(each).catch(() => {});
+      for (const file of [path, path + SCHEMA_SUFFIX]) await removeDatabaseFiles(file);
     },
     removeSync() {
-      for (const each of companions(path)) {
-        try {
-          Deno.removeSync(each);
-        } catch {
-          // Not there: SQLite made no such file, or it was removed already.
-        }
-      }
+      for (const file of [path, path + SCHEMA_SUFFIX]) removeDatabaseFilesSync(file);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { migrate, openStore } from "../../db/client.ts";
 import { openFile, type SchemaObject, schemaObjects } from "../../db/inspect.ts";
 import type { Migration } from "../../db/migrations/mod.ts";
+import { removeDatabaseFiles } from "./durable_files.ts";
 
 /**
  * The statement as it means, not as it is spelled: SQLite keeps the text a migration sent, and
@@ -38,9 +39,7 @@ async function madeBy(
     }
     return await objectsOf(scratch);
   } finally {
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) {
-      await Deno.remove(scratch + suffix).catch(() => {});
-    }
+    await removeDatabaseFiles(scratch);
   }
 }
 
