@@ -15,7 +15,7 @@ const ROWS = Number(Deno.env.get("EXPORT_ROWS") ?? 100_000);
 const TARGET_MIB = 30;
 
 /** Resident memory of a process in MiB (`ps`, as reading /proc takes --allow-all). */
-async function rssMiB(pid: number): Promise<number> {
+export async function rssMiB(pid: number): Promise<number> {
   const ps = await new Deno.Command("ps", { args: ["-o", "rss=", "-p", String(pid)] }).output();
   return Number(new TextDecoder().decode(ps.stdout).trim()) / 1024;
 }

@@ -2,6 +2,7 @@ import { benchApi, printRows } from "./api.ts";
 import { benchBackup } from "./backup.ts";
 import { benchExports } from "./exports.ts";
 import { benchSoak } from "./soak.ts";
+import { benchStatements } from "./statements.ts";
 import { formatEmailsBench, runEmailsBench } from "./emails.ts";
 import { formatWebhooksBench, runWebhooksBench } from "./webhooks.ts";
 
@@ -23,5 +24,9 @@ console.log("\nExports of 100,000 payments (issue 32), streamed from a productio
 const exportRows = await benchExports();
 printRows(exportRows);
 rows.push(...exportRows);
+console.log("\nReconciling a statement of 10 MiB (issue 43), in a sandbox process");
+const statementRows = await benchStatements();
+printRows(statementRows);
+rows.push(...statementRows);
 console.log("\nThe performance targets (issue 11), all figures of this run:");
 printRows(rows);

@@ -493,8 +493,12 @@ interface ReconciliationsTable {
   /** JSON arrays of `{amount, currency}` totals, one per currency. */
   fees: string;
   payouts: string;
-  /** JSON array of the problems found (see lib/reconciliations/schemas.ts). */
+  /** JSON array of the first problems found, at most 100 (see lib/reconciliations/schemas.ts). */
   problems: string;
+  /** JSON object of how many problems of each kind were found (migration 0014). */
+  problem_counts: string;
+  /** 1 when more problems were found than `problems` keeps. */
+  problems_truncated: number;
   created_at: number;
 }
 

@@ -14,6 +14,7 @@ import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentTransitionHook } from "./payments/hooks.ts";
 import type { HostResolver } from "./webhooks/address_policy.ts";
+import type { WorkSlots } from "./work_slots.ts";
 
 /**
  * The write contract of a request (`ctx.write`): runs `work` in a write transaction of the
@@ -53,6 +54,8 @@ export interface Services {
   backups: BackupStatus;
   /** Copies scheduled backups to `BACKUP_S3_URL`; null without one. */
   offsite: OffsiteCopies | null;
+  /** The statements this process may reconcile at once (lib/reconciliations/). */
+  reconciliationSlots: WorkSlots;
 }
 
 /** The services seen from one organisation: every query a service makes is scoped to `orgId`. */

@@ -23,6 +23,7 @@ import type { ProviderOptions } from "./providers/definition.ts";
 import { assertProviderAllowed, providerFromConfig } from "./providers/from_config.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import { refundsJob } from "./refunds/jobs.ts";
+import { RECONCILIATION_SLOTS } from "./reconciliations/mod.ts";
 import { Scheduler } from "./scheduler.ts";
 import { logStorageChanges } from "./storage.ts";
 import { subscriptionRenewalsJob } from "./subscriptions/renewals.ts";
@@ -32,6 +33,7 @@ import {
   type WebhookDeliveryOptions,
   WebhookDispatcher,
 } from "./webhooks/delivery/dispatcher.ts";
+import { WorkSlots } from "./work_slots.ts";
 
 /** What the services run on. Tests pass temporary databases, a manual clock and no timers. */
 export interface ServiceDeps {
@@ -94,6 +96,7 @@ export function buildServices(deps: ServiceDeps): BuiltServices {
     backups: new BackupStatus(),
     offsite: null,
     offers: new OfferCache(),
+    reconciliationSlots: new WorkSlots(RECONCILIATION_SLOTS),
     eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   logStorageChanges(services);

@@ -118,3 +118,28 @@ Deno.test("[panel payment records] members and FREE organisations get what the A
     await t.close();
   }
 });
+
+Deno.test("[panel payment records] a reconciliation with more problems than kept says how many were found", async () => {
+  const { t, agent } = await signedInApp();
+  try {
+    const statement = payuStatement(
+      Array.from({ length: 150 }, (_, i) => ({
+        date: "2026-11-21",
+        transactionId: String(i),
+        amount: "8,00",
+        type: "t",
+        orderId: `ORDER-${i}`,
+      })),
+    );
+    assert.equal((await upload(t, agent, statement)).status, 303);
+    const html = await (await agent.get("/panel/payments/reconciliations")).text();
+    const results = pageText(html);
+    assert.match(
+      results,
+      /150 problems The first 100 of 150 problems are listed; all of them are counted: Unknown order: 150\./,
+    );
+    assert.equal(html.match(/data-kind="unknown_order"/g)?.length, 100);
+  } finally {
+    await t.close();
+  }
+});

@@ -91,6 +91,8 @@ Deno.test("[reconciliations] purchases, a refund, commissions and a payout all m
       fees: [{ amount: 119, currency: "PLN" }],
       payouts: [{ amount: 3631, currency: "PLN" }],
       problems: [],
+      problemCounts: { unknown_order: 0, amount_mismatch: 0, not_in_statement: 0 },
+      problemsTruncated: false,
     });
     assert.deepEqual(await listed(t), [body]);
   } finally {

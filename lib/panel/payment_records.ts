@@ -51,5 +51,5 @@ export async function reconcileUpload(
       { param: "statement" },
     );
   }
-  return await reconcile(ctx, new Uint8Array(await file.arrayBuffer()));
+  return await reconcile(ctx, file.stream());
 }

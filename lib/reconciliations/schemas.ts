@@ -44,7 +44,18 @@ export const Reconciliation = z.strictObject({
   payouts: z.array(Total).meta({
     description: "The provider's payouts per currency, net of those it cancelled.",
   }),
-  problems: z.array(ReconciliationProblem),
+  problems: z.array(ReconciliationProblem).meta({
+    description: "The first 100 problems found, in the statement's order and then the payments " +
+      "missing from it; `problemCounts` counts them all.",
+  }),
+  problemCounts: z.strictObject({
+    unknown_order: z.int(),
+    amount_mismatch: z.int(),
+    not_in_statement: z.int(),
+  }).meta({ description: "How many problems of each kind were found." }),
+  problemsTruncated: z.boolean().meta({
+    description: "True when more problems were found than `problems` lists.",
+  }),
   createdAt: Timestamp,
 }).meta({
   id: "Reconciliation",

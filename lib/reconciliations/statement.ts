@@ -4,6 +4,16 @@ import { currencyDigits, isCurrency, MAX_AMOUNT } from "../money.ts";
 
 /** The largest statement accepted: a month of a busy shop's operations is far below it. */
 export const MAX_STATEMENT_BYTES = 10 * 1024 * 1024;
+/** The longest header line: a statement's few column names take far less. */
+export const MAX_HEADER_CHARS = 4096;
+/** The most columns a header may have: PayU's statements have about a dozen to choose from. */
+export const MAX_COLUMNS = 64;
+/** The longest record (line) after the header. */
+const MAX_RECORD_CHARS = 16 * 1024;
+/** How many operations `readStatement` hands over at a time. */
+export const OPERATION_BATCH = 500;
+/** How many of a header's column names a message quotes. */
+const NAMED_COLUMNS = 5;
 
 /** What an operation of a provider's statement is, as Paystead reconciles it. */
 export type OperationKind = "PURCHASE" | "REFUND" | "COMMISSION" | "PAYOUT";
@@ -24,13 +34,6 @@ export interface Operation {
   orderId: string | null;
   /** The line's commission, when the statement has a commission column. */
   commission: number;
-}
-
-/** A statement read whole: its operations and the days they cover. */
-export interface Statement {
-  operations: Operation[];
-  from: string;
-  to: string;
 }
 
 /**
@@ -77,19 +80,6 @@ function invalid(line: number, message: string): ApiError {
   return new ApiError("statement_invalid", `Line ${line}: ${message}`, { param: "body" });
 }
 
-/** The 1-based line `offset` (a character index of `text`) is on. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (
-    let index = text.indexOf("\n");
-    index !== -1 && index < offset;
-    index = text.indexOf("\n", index + 1)
-  ) {
-    line++;
-  }
-  return line;
-}
-
 /** The separator the header uses most: `;` in Polish statements, `,` or a tab elsewhere. */
 function delimiterOf(header: string): string {
   const count = (delimiter: string) => header.split(delimiter).length;
@@ -116,7 +106,7 @@ function columnsOf(
       1,
       `this is not a ${dialect.source} statement: it has no ${
         missing.map((column) => `'${dialect.columns[column][0]}'`).join(", ")
-      } column (the header names ${header.map((name) => `'${name}'`).join(", ")}).`,
+      } column (the header names ${namesOf(header)}).`,
     );
   }
   return found;
@@ -194,49 +184,150 @@ function backOf(dialect: StatementDialect, type: string, amount: string): boolea
   return dialect.flows[type] === "back" || !amount.startsWith("-");
 }
 
+/** The first few of a header's names, quoted, and how many more it has. */
+function namesOf(header: string[]): string {
+  const named = header.slice(0, NAMED_COLUMNS).map((name) => `'${name.slice(0, 40)}'`).join(", ");
+  const more = header.length - NAMED_COLUMNS;
+  return more > 0 ? `${named} and ${more} more` : named;
+}
+
+function newlinesIn(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
+/**
+ * The statement's text as it arrives, decoded: a 400 naming the line once it passes 10 MiB or
+ * holds bytes that are not UTF-8, and without its byte order mark.
+ */
+async function* textOf(
+  dialect: StatementDialect,
+  body: AsyncIterable<Uint8Array>,
+): AsyncGenerator<string> {
+  const decoder = new TextDecoder("utf-8");
+  let bytes = 0;
+  let lines = 1;
+  let first = true;
+  const checked = (text: string) => {
+    const broken = text.indexOf("\uFFFD");
+    if (broken !== -1) {
+      throw invalid(
+        lines + newlinesIn(text.slice(0, broken)),
+        "this is not UTF-8 text, so not a CSV.",
+      );
+    }
+    lines += newlinesIn(text);
+    if (first && text.length > 0) {
+      first = false;
+      if (text.charCodeAt(0) === 0xfeff) return text.slice(1);
+    }
+    return text;
+  };
+  for await (const chunk of body) {
+    const part = chunk.subarray(0, MAX_STATEMENT_BYTES + 1 - bytes);
+    bytes += part.byteLength;
+    const text = decoder.decode(part, { stream: true });
+    if (bytes > MAX_STATEMENT_BYTES) {
+      throw invalid(
+        lines + newlinesIn(text),
+        `the statement is larger than 10 MiB; download ${dialect.source}'s statement of a shorter period.`,
+      );
+    }
+    yield checked(text);
+  }
+  yield checked(decoder.decode());
+}
+
+/**
+ * Splits the header line off the text: a header line past 4096 characters is a 400 before
+ * anything is parsed, so a statement of a million columns costs nothing.
+ */
+async function headerOf(
+  text: AsyncGenerator<string>,
+): Promise<{ header: string; rest: string }> {
+  let buffered = "";
+  for (;;) {
+    const newline = buffered.indexOf("\n");
+    if (newline !== -1 && newline <= MAX_HEADER_CHARS) {
+      return { header: buffered.slice(0, newline), rest: buffered };
+    }
+    if (buffered.length > MAX_HEADER_CHARS) {
+      throw invalid(
+        1,
+        `the header line is longer than ${MAX_HEADER_CHARS} characters, so it is not a statement's.`,
+      );
+    }
+    const next = await text.next();
+    if (next.done) return { header: buffered, rest: buffered };
+    buffered += next.value;
+  }
+}
+
 /**
  * Reads a provider's operation statement (CSV, as its panel and API produce it) in its
- * `dialect`. Anything that is not one (not UTF-8 text, no header of its columns, a field that is
- * not what its column holds, a line with another number of fields, over 10 MiB) is a 400 naming
+ * `dialect` as it arrives, handing over its operations in batches of at most 500, so a statement
+ * of any length is read in bounded memory. Anything that is not one (not UTF-8 text, no header of
+ * its columns, a header or line far longer than a statement's, a field that is not what its
+ * column holds, a line with another number of fields, over 10 MiB, no operations) is a 400 naming
  * the line it stopped at. csv-parse is imported at the first statement (a string literal, which
  * `deno compile` embeds): a process that reconciles nothing does not hold it (issue 34).
  */
-export async function parseStatement(
+export async function* readStatement(
   dialect: StatementDialect,
-  bytes: Uint8Array,
-): Promise<Statement> {
-  const text = new TextDecoder("utf-8").decode(bytes.subarray(0, MAX_STATEMENT_BYTES + 1));
-  if (bytes.byteLength > MAX_STATEMENT_BYTES) {
-    throw invalid(
-      lineAt(text, text.length),
-      `the statement is larger than 10 MiB; download ${dialect.source}'s statement of a shorter period.`,
-    );
-  }
-  const broken = text.indexOf("\uFFFD");
-  if (broken !== -1) throw invalid(lineAt(text, broken), "this is not UTF-8 text, so not a CSV.");
-  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const firstLine = text.slice(start, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n"));
-  const { parse } = await import("csv-parse/sync");
-  let columns: Partial<Record<ColumnName, number>> | undefined;
-  const operations: Operation[] = [];
-  try {
-    // Each record is read into an operation as it is parsed, and not kept as text.
-    parse(text.slice(start), {
-      delimiter: delimiterOf(firstLine),
+  body: AsyncIterable<Uint8Array>,
+): AsyncGenerator<Operation[]> {
+  const text = textOf(dialect, body);
+  const { header, rest } = await headerOf(text);
+  if (header.trim() === "" && rest.trim() === "") throw invalid(1, "the statement is empty.");
+  const { parse } = await import("csv-parse/stream");
+  // csv-parse's stream takes bytes: the text checked above is handed over encoded again.
+  const encoder = new TextEncoder();
+  const records = ReadableStream.from((async function* () {
+    yield encoder.encode(rest);
+    for await (const part of text) yield encoder.encode(part);
+  })()).pipeThrough(
+    parse({
+      delimiter: delimiterOf(header),
       skip_empty_lines: true,
-      on_record: (record, context) => {
-        if (columns === undefined) columns = columnsOf(dialect, record);
-        else operations.push(operationOf(dialect, record, context.lines, columns));
-        return null;
-      },
-    });
+      info: true,
+      max_record_size: MAX_RECORD_CHARS,
+    }),
+  );
+  let columns: Partial<Record<ColumnName, number>> | undefined;
+  let batch: Operation[] = [];
+  let operations = 0;
+  try {
+    for await (const { record, info } of records as AsyncIterable<ParsedRecord>) {
+      if (columns === undefined) {
+        if (record.length > MAX_COLUMNS) {
+          throw invalid(
+            1,
+            `the header has ${record.length} columns; a statement has at most ${MAX_COLUMNS}.`,
+          );
+        }
+        columns = columnsOf(dialect, record);
+        continue;
+      }
+      batch.push(operationOf(dialect, record, info.lines, columns));
+      if (batch.length === OPERATION_BATCH) {
+        operations += batch.length;
+        yield batch;
+        batch = [];
+      }
+    }
   } catch (error) {
     if (error instanceof ApiError) throw error;
     const line = (error as { lines?: number }).lines ?? 1;
     throw invalid(line, `this is not valid CSV (${(error as Error).message}).`);
   }
   if (columns === undefined) throw invalid(1, "the statement is empty.");
-  if (operations.length === 0) throw invalid(2, "the statement has no operations.");
-  const days = operations.map((operation) => operation.day).sort();
-  return { operations, from: days[0], to: days[days.length - 1] };
+  if (operations + batch.length === 0) throw invalid(2, "the statement has no operations.");
+  if (batch.length > 0) yield batch;
+}
+
+/** A record as csv-parse hands it over with `info: true`. */
+interface ParsedRecord {
+  record: string[];
+  info: { lines: number };
 }

@@ -7,9 +7,7 @@ import {
   toReconciliation,
 } from "../../lib/reconciliations/mod.ts";
 import { Reconciliation, StatementFile } from "../../lib/reconciliations/schemas.ts";
-import { MAX_STATEMENT_BYTES } from "../../lib/reconciliations/statement.ts";
 import { ErrorBody, ListQuery } from "../../lib/schemas.ts";
-import { readBodyUpTo } from "../middleware/body_limit.ts";
 import { createApiRouter, errors, json, listPage, listResponse } from "./openapi.ts";
 
 const tags = ["Exports and reconciliation"];
@@ -27,14 +25,14 @@ export const reconciliations = createApiRouter()
         "refunds and keeps the result: purchases by order id, refunds with refunds, " +
         "commissions summed as fees, payouts as payouts, and every payment that succeeded in " +
         "the statement's days but is missing from it. 400 `statement_invalid`, naming the line, " +
-        "for a file that is not such a statement or is over 10 MiB; nothing is kept then.",
+        "for a file that is not such a statement or is over 10 MiB; nothing is kept then. At most two statements are reconciled at once per process: a third is 429 with Retry-After. The first 100 problems are kept, all of them counted by kind.",
       tags,
       request: {
         body: { required: true, content: { "text/csv": { schema: StatementFile } } },
       },
       responses: {
         201: { description: "The reconciliation, kept.", ...json(Reconciliation) },
-        ...errors(400, 401, 403),
+        ...errors(400, 401, 403, 429),
         415: { description: "The body is not sent as text/csv.", ...json(ErrorBody) },
       },
     }),
@@ -48,8 +46,8 @@ export const reconciliations = createApiRouter()
           }'s statement as the body with 'Content-Type: text/csv'.`,
         );
       }
-      const statement = await readBodyUpTo(c.req.raw, MAX_STATEMENT_BYTES);
-      return c.json(await reconcile(c.get("ctx"), statement), 201);
+      const body = c.req.raw.body ?? ReadableStream.from<Uint8Array>([]);
+      return c.json(await reconcile(c.get("ctx"), body), 201);
     },
   )
   .openapi(

@@ -47,3 +47,19 @@ export function payuStatement(lines: StatementLine[], language: "pl" | "en" = "p
   );
   return [HEADERS[language].join(separator), ...rows].join("\r\n") + "\r\n";
 }
+
+/**
+ * A valid Polish statement of at most `maxBytes` (UTF-8, header included): purchases of orders
+ * no payment has, one per line, as many as fit.
+ */
+export function unknownOrdersStatement(
+  maxBytes: number,
+): { body: Uint8Array<ArrayBuffer>; lines: number } {
+  const header = `${HEADERS.pl.join(";")}\n`;
+  const line = (i: number) =>
+    `2026-11-21;${4100000000 + i};12,50;PLN;t;;att_${String(i).padStart(8, "0")}\n`;
+  const lines = Math.floor((maxBytes - header.length) / line(0).length);
+  const parts = [header];
+  for (let i = 0; i < lines; i++) parts.push(line(i));
+  return { body: new TextEncoder().encode(parts.join("")), lines };
+}

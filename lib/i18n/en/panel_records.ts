@@ -36,6 +36,9 @@ export const panelRecords = {
   "panel.reconciliation.problems": "Problems",
   "panel.reconciliation.allMatched": "All matched",
   "panel.reconciliation.problemCount": "{count, plural, one {# problem} other {# problems}}",
+  "panel.reconciliation.kindCount": "{kind}: {count, number}",
+  "panel.reconciliation.problemsCut":
+    "The first {shown, number} of {count, number} problems are listed; all of them are counted: {counts}.",
   "panel.reconciliation.kind.unknown_order": "Unknown order",
   "panel.reconciliation.kind.amount_mismatch": "Amount mismatch",
   "panel.reconciliation.kind.not_in_statement": "Not in the statement",

@@ -39,6 +39,9 @@ export const panelRecords: { readonly [K in keyof typeof english]: string } = {
   "panel.reconciliation.allMatched": "Wszystko się zgadza",
   "panel.reconciliation.problemCount":
     "{count, plural, one {# rozbieżność} few {# rozbieżności} many {# rozbieżności} other {# rozbieżności}}",
+  "panel.reconciliation.kindCount": "{kind}: {count, number}",
+  "panel.reconciliation.problemsCut":
+    "Lista pokazuje pierwsze {shown, number} z {count, number} rozbieżności; policzone są wszystkie: {counts}.",
   "panel.reconciliation.kind.unknown_order": "Nieznane zamówienie",
   "panel.reconciliation.kind.amount_mismatch": "Niezgodna kwota",
   "panel.reconciliation.kind.not_in_statement": "Brak w zestawieniu",

@@ -162,17 +162,35 @@ function problemText(tr: Translator, problem: ReconciliationProblem, source: str
 
 function Problems(props: { reconciliation: Reconciliation; source: string }) {
   const tr = useT();
-  const { problems } = props.reconciliation;
-  if (problems.length === 0) {
+  const { problems, problemCounts, problemsTruncated } = props.reconciliation;
+  const count = Object.values(problemCounts).reduce((sum, n) => sum + n, 0);
+  if (count === 0) {
     return <span class="badge badge--success">{tr.t("panel.reconciliation.allMatched")}</span>;
   }
   return (
     <details>
       <summary>
         <span class="badge badge--warning">
-          {tr.t("panel.reconciliation.problemCount", { count: problems.length })}
+          {tr.t("panel.reconciliation.problemCount", { count })}
         </span>
       </summary>
+      {problemsTruncated && (
+        <p class="muted">
+          {tr.t("panel.reconciliation.problemsCut", {
+            shown: problems.length,
+            count,
+            counts: (Object.entries(problemCounts) as [ReconciliationProblem["kind"], number][])
+              .filter(([, n]) => n > 0)
+              .map(([kind, n]) =>
+                tr.t("panel.reconciliation.kindCount", {
+                  kind: tr.t(`panel.reconciliation.kind.${kind}`),
+                  count: n,
+                })
+              )
+              .join(", "),
+          })}
+        </p>
+      )}
       <ul class="plan">
         {problems.map((problem) => {
           const nodes = {
