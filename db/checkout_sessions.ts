@@ -24,6 +24,7 @@ export type CheckoutSessionRecord = CheckoutSessionRow & {
   payment_failure_code: string | null;
   payment_processing_at: number | null;
   payment_customer_email: string | null;
+  offer_payment_methods: string | null;
 };
 
 function selectSessions(db: Db) {
@@ -40,6 +41,7 @@ function selectSessions(db: Db) {
       "payments.failure_code as payment_failure_code",
       "payments.processing_at as payment_processing_at",
       "payments.customer_email as payment_customer_email",
+      "offers.payment_methods as offer_payment_methods",
     ]);
 }
 

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Updateable } from "kysely";
+import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
 import { clockOffsetOf } from "./sandbox_clocks.ts";
 import type { EnvironmentSchema, PaymentAttemptRow, PaymentAttemptsTable } from "./schema.ts";
 
@@ -20,10 +20,10 @@ function selectAttempts(db: Db) {
 /** Inserts an attempt; throws on a second open attempt of the same payment (unique index). */
 export async function insertAttempt(
   db: Db,
-  values: Omit<PaymentAttemptRow, "id">,
+  values: Insertable<PaymentAttemptsTable>,
 ): Promise<PaymentAttemptRow> {
-  const result = await db.insertInto("payment_attempts").values(values).executeTakeFirstOrThrow();
-  return { ...values, id: Number(result.insertId) };
+  return await db.insertInto("payment_attempts").values(values).returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The open attempt of a payment, if one is waiting for the provider. */
@@ -40,11 +40,9 @@ export function findAttemptByPublicId(
   return selectAttempts(db).where("payment_attempts.public_id", "=", publicId).executeTakeFirst();
 }
 
-/** The provider's reference of the attempt that took a payment, if any. */
-export async function findSucceededReference(db: Db, paymentId: number): Promise<string | null> {
-  const row = await db.selectFrom("payment_attempts").select("provider_ref")
-    .where("payment_id", "=", paymentId).where("status", "=", "SUCCEEDED").executeTakeFirst();
-  return row?.provider_ref ?? null;
+/** An attempt by its row id. */
+export function findAttempt(db: Db, id: number): Promise<PaymentAttemptRow | undefined> {
+  return db.selectFrom("payment_attempts").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
 /** Updates an attempt only while it is still open; returns the row, or undefined if it is not. */
@@ -58,8 +56,34 @@ export function updateOpenAttempt(
     .returningAll().executeTakeFirst();
 }
 
+/** Updates an attempt only while it is in `status`; returns the row, or undefined if it is not. */
+export function updateAttempt(
+  db: Db,
+  id: number,
+  status: string,
+  changes: Updateable<PaymentAttemptsTable>,
+): Promise<PaymentAttemptRow | undefined> {
+  return db.updateTable("payment_attempts").set(changes)
+    .where("id", "=", id).where("status", "=", status)
+    .returningAll().executeTakeFirst();
+}
+
+/** How many attempts a payment has had. */
+export async function countAttempts(db: Db, paymentId: number): Promise<number> {
+  const row = await db.selectFrom("payment_attempts").where("payment_id", "=", paymentId)
+    .select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** An attempt is asked about while open, and once given up while its provider has not confirmed. */
+function watched(db: Db) {
+  return db.selectFrom("payment_attempts").where((eb) =>
+    eb.or([eb("status", "=", "OPEN"), eb("watch_until", "is not", null)])
+  );
+}
+
 /**
- * Claims up to `limit` open attempts due for a question to the provider, moving their next check
+ * Claims up to `limit` open (or watched) attempts due for a question to the provider, moving their next check
  * to `leaseUntil`, and returns them. Run inside a write transaction, so two processes never ask
  * about the same attempt at once.
  */
@@ -69,28 +93,30 @@ export async function claimDueAttempts(
   leaseUntil: number,
   limit: number,
 ): Promise<AttemptRecord[]> {
-  const due = await db.selectFrom("payment_attempts").select("id")
-    .where("status", "=", "OPEN").where("check_at", "<=", now)
+  const due = await watched(db).select("id").where("check_at", "<=", now)
     .orderBy("check_at").limit(limit).execute();
   if (due.length === 0) return [];
   const ids = due.map((row) => row.id);
   await db.updateTable("payment_attempts").set({ check_at: leaseUntil })
-    .where("id", "in", ids).where("status", "=", "OPEN").where("check_at", "<=", now).execute();
+    .where("id", "in", ids).where((eb) =>
+      eb.or([eb("status", "=", "OPEN"), eb("watch_until", "is not", null)])
+    ).where("check_at", "<=", now).execute();
   return await selectAttempts(db)
     .where("payment_attempts.id", "in", ids).where("payment_attempts.check_at", "=", leaseUntil)
     .orderBy("payment_attempts.id").execute();
 }
 
-/** Makes every open attempt due at `now`; returns how many were waiting for a later check. */
+/** Makes every open or watched attempt due at `now`; returns how many waited for a later check. */
 export async function makeOpenAttemptsDue(db: Db, now: number): Promise<number> {
   const result = await db.updateTable("payment_attempts").set({ check_at: now })
-    .where("status", "=", "OPEN").where("check_at", ">", now).executeTakeFirst();
+    .where((eb) => eb.or([eb("status", "=", "OPEN"), eb("watch_until", "is not", null)]))
+    .where("check_at", ">", now).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-/** When the earliest open attempt is due for a check (system time), or null if none is open. */
+/** When the earliest open or watched attempt is due for a check (system time), or null. */
 export async function nextAttemptCheckAt(db: Db): Promise<number | null> {
-  const row = await db.selectFrom("payment_attempts").where("status", "=", "OPEN")
+  const row = await watched(db)
     .select((eb) => eb.fn.min<number>("check_at").as("at")).executeTakeFirst();
   return typeof row?.at === "number" ? row.at : null;
 }

@@ -36,6 +36,7 @@ const PAYMENT_COLUMNS = [
   "locale",
   "invoice_company_name",
   "invoice_tax_id",
+  "payment_methods",
 ] as const satisfies readonly (keyof NewPayment)[];
 
 /** A create's write: a payment, its event and (under an Idempotency-Key) the key and its answer. */

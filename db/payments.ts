@@ -64,6 +64,10 @@ const selectApiPayment = prepared((db: Db, p: { orgId: number; publicId: string 
       "payments.invoice_company_name",
       "payments.invoice_tax_id",
       "payments.locale",
+      "payments.payment_methods",
+      "payments.payment_method",
+      "payments.bank",
+      "payments.provider",
       "offers.public_id as qr_id",
     ])
     .where("payments.org_id", "=", p.orgId)
@@ -93,6 +97,10 @@ export type PaymentApiRow = Pick<
   | "invoice_company_name"
   | "invoice_tax_id"
   | "locale"
+  | "payment_methods"
+  | "payment_method"
+  | "bank"
+  | "provider"
 >;
 
 /** Inserts a payment and returns its row. */
@@ -264,4 +272,10 @@ export async function addCustomerDetails(
     version: nextVersion,
   })).where("id", "=", id).where("status", "=", "PENDING").executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records the language of the page a customer paid on. */
+export async function setCustomerLanguage(db: Db, id: number, language: string): Promise<void> {
+  await db.updateTable("payments").set({ customer_language: language }).where("id", "=", id)
+    .execute();
 }

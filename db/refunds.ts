@@ -8,8 +8,33 @@ type Db = Kysely<EnvironmentSchema>;
 /** A refund row with its payment's public id (`paymentId`). */
 export type RefundRecord = RefundRow & { payment_public_id: string };
 
-/** A refund claimed for the provider, with its organisation's clock offset. */
-export type ClaimedRefund = RefundRecord & { clock_offset: number };
+/**
+ * A refund as the provider is asked about it: with its organisation's clock offset and the
+ * attempt whose money it gives back (its own, or else the one that decided the payment).
+ */
+export type ClaimedRefund = RefundRecord & {
+  clock_offset: number;
+  attempt_public_id: string | null;
+  attempt_provider_ref: string | null;
+  attempt_provider: string | null;
+};
+
+function selectClaimedRefunds(db: Db) {
+  return selectRefunds(db)
+    .leftJoin(
+      "payment_attempts",
+      (join) =>
+        join.on(
+          sql<boolean>`payment_attempts.id = coalesce(refunds.attempt_id, payments.attempt_id)`,
+        ),
+    )
+    .select(clockOffsetOf("refunds.org_id").as("clock_offset"))
+    .select([
+      "payment_attempts.public_id as attempt_public_id",
+      "payment_attempts.provider_ref as attempt_provider_ref",
+      "payment_attempts.provider as attempt_provider",
+    ]);
+}
 
 function selectRefunds(db: Db) {
   return db.selectFrom("refunds")
@@ -102,8 +127,7 @@ export async function claimPendingRefunds(
   await db.updateTable("refunds").set({ locked_until: leaseUntil })
     .where("id", "in", ids).where("status", "=", "PENDING").where("locked_until", "<=", now)
     .execute();
-  return await selectRefunds(db)
-    .select(clockOffsetOf("refunds.org_id").as("clock_offset"))
+  return await selectClaimedRefunds(db)
     .where("refunds.id", "in", ids).where("refunds.locked_until", "=", leaseUntil)
     .orderBy("refunds.id").execute();
 }
@@ -136,7 +160,7 @@ export function findRefundForProvider(
   db: Db,
   key: { publicId: string } | { reference: string },
 ): Promise<ClaimedRefund | undefined> {
-  const query = selectRefunds(db).select(clockOffsetOf("refunds.org_id").as("clock_offset"));
+  const query = selectClaimedRefunds(db);
   return ("publicId" in key
     ? query.where("refunds.public_id", "=", key.publicId)
     : query.where("refunds.provider_ref", "=", key.reference)).executeTakeFirst();

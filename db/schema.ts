@@ -134,6 +134,8 @@ export interface OffersTable {
   metadata: string;
   created_at: number;
   updated_at: number;
+  /** JSON array of the methods its payments may be paid with; null: every one (migration 0015). */
+  payment_methods: string | null;
 }
 
 export interface PaymentsTable {
@@ -169,6 +171,15 @@ export interface PaymentsTable {
   invoice_company_name: string | null;
   /** The NIP of `invoice_company_name`, 10 digits. */
   invoice_tax_id: string | null;
+  /** The attempt that decided the payment, its method, bank and provider (migration 0015). */
+  attempt_id: number | null;
+  payment_method: string | null;
+  bank: string | null;
+  provider: string | null;
+  /** JSON array of the methods it may be paid with; null: every one offered. */
+  payment_methods: string | null;
+  /** The language its page was shown in when the customer paid, `pl` or `en`. */
+  customer_language: string | null;
 }
 
 /** An e-mail to a customer, from the outbox to the server's answer (migration 0010). */
@@ -239,6 +250,8 @@ export interface RefundsTable {
   failed_at: number | null;
   /** The provider's id of the refund, once it answered. */
   provider_ref: string | null;
+  /** The attempt whose money it gives back; null: the one that decided the payment (0015). */
+  attempt_id: number | null;
 }
 
 /** One code sent to the payment provider for a payment (see migration 0006). */
@@ -256,6 +269,16 @@ export interface PaymentAttemptsTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** How the customer pays (migration 0015): `blik`, or a redirect method. */
+  method: Generated<string>;
+  /** The bank of a `transfer`. */
+  bank: string | null;
+  /** Where the provider sends the customer to pay, for a redirect method once it answered. */
+  redirect_url: string | null;
+  /** Why the attempt went to its provider. */
+  provider_reason: string | null;
+  /** A CANCELED attempt the provider has not confirmed given up is asked about until then. */
+  watch_until: number | null;
 }
 
 export interface SubscriptionsTable {
@@ -339,6 +362,8 @@ export interface CheckoutSessionsTable {
   expired_at: number | null;
   /** The language asked for, `pl` or `en`; null for `auto` (migration 0009). */
   locale: Generated<string | null>;
+  /** JSON array of the methods it may be paid with; null: the offer's (migration 0015). */
+  payment_methods: string | null;
 }
 
 interface CheckoutSettingsTable {

@@ -10,6 +10,7 @@ import type { PasswordHasher } from "./passwords.ts";
 import type { BackupStatus } from "./ops/backup_status.ts";
 import type { OffsiteCopies } from "./ops/offsite.ts";
 import type { OfferCache } from "./offer_cache.ts";
+import type { MethodCatalogue } from "./payments/methods.ts";
 import type { PaymentProvider } from "./providers/mod.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PaymentTransitionHook } from "./payments/hooks.ts";
@@ -54,6 +55,8 @@ export interface Services {
   backups: BackupStatus;
   /** Copies scheduled backups to `BACKUP_S3_URL`; null without one. */
   offsite: OffsiteCopies | null;
+  /** The payment methods each provider offers, kept at most 5 minutes (lib/payments/methods.ts). */
+  methods: MethodCatalogue;
   /** The statements this process may reconcile at once (lib/reconciliations/). */
   reconciliationSlots: WorkSlots;
 }

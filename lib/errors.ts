@@ -21,6 +21,7 @@ const ERROR_CODES = {
   recovery_window_too_large: [400, "invalid_request"],
   statement_invalid: [400, "invalid_request"],
   customer_email_required: [400, "invalid_request"],
+  payment_method_unavailable: [400, "invalid_request"],
   unsupported_media_type: [415, "invalid_request"],
   body_too_large: [413, "invalid_request"],
   api_key_missing: [401, "authentication"],

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_CLEANUP_JOB } from "./jobs.ts";
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Store } from "../db/client.ts";
@@ -309,7 +310,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** Forgets keys older than the 24 hours they are kept. */
 export function idempotencyCleanupJob(store: Store<EnvironmentSchema>, clock: Clock): ScheduledJob {
   return {
-    name: "idempotency-cleanup",
+    name: IDEMPOTENCY_CLEANUP_JOB,
     async run(now) {
       while (
         await store.write((trx) =>

@@ -11,6 +11,8 @@ import type { OrgContext } from "./context.ts";
 import { notFound } from "./errors.ts";
 import { newId } from "./ids.ts";
 import { pageAfter } from "./pagination.ts";
+import { allowlistOf, requireOfferedMethods, storedAllowlist } from "./payments/methods.ts";
+import { PaymentMethod, PaymentMethods } from "./payments/schemas.ts";
 import {
   Amount,
   Currency,
@@ -61,6 +63,7 @@ export const CreateOfferRequest = z.strictObject({
   description: Description.optional(),
   recurring: Recurring.optional(),
   metadata: Metadata.optional(),
+  paymentMethods: PaymentMethods.optional(),
 }).meta({ id: "CreateOfferRequest" });
 export type CreateOfferRequest = z.infer<typeof CreateOfferRequest>;
 
@@ -69,6 +72,9 @@ export const UpdateOfferRequest = z.strictObject({
   description: Description.nullable().optional(),
   active: z.boolean().optional().meta({ description: "false deactivates the offer." }),
   metadata: Metadata.optional().meta({ description: "Replaces the metadata as a whole." }),
+  paymentMethods: PaymentMethods.nullable().optional().meta({
+    description: "Replaces the allowlist; null: every method the provider offers.",
+  }),
 }).meta({ id: "UpdateOfferRequest" });
 export type UpdateOfferRequest = z.infer<typeof UpdateOfferRequest>;
 
@@ -89,6 +95,9 @@ export const Offer = z.strictObject({
     .nullable(),
   active: z.boolean(),
   metadata: z.record(z.string(), z.string()),
+  paymentMethods: z.array(PaymentMethod).nullable().meta({
+    description: "The methods its payments may be paid with; null: every method offered.",
+  }),
   createdAt: Timestamp,
 }).meta({ id: "Offer", description: "Something a customer can pay for, identified by qrId." });
 export type Offer = z.infer<typeof Offer>;
@@ -107,6 +116,7 @@ export function toOffer(row: OfferRow): Offer {
     },
     active: row.active === 1,
     metadata: JSON.parse(row.metadata),
+    paymentMethods: allowlistOf(row.payment_methods),
     createdAt: toIso(row.created_at),
   };
 }
@@ -116,10 +126,11 @@ export function offerPayUrl(publicUrl: string, qrId: string): string {
   return `${publicUrl}/o/${qrId}`;
 }
 
-/** Creates an offer. */
-export function createOffer(ctx: OrgContext, input: CreateOfferRequest): Promise<OfferRow> {
+/** Creates an offer; 400 for an allowlist naming a method the provider does not offer. */
+export async function createOffer(ctx: OrgContext, input: CreateOfferRequest): Promise<OfferRow> {
+  await requireOfferedMethods(ctx.services, input.paymentMethods, input.currency);
   const now = ctx.now();
-  return ctx.write((trx) =>
+  return await ctx.write((trx) =>
     insertOffer(trx, {
       public_id: newId("offer"),
       org_id: ctx.orgId,
@@ -131,6 +142,7 @@ export function createOffer(ctx: OrgContext, input: CreateOfferRequest): Promise
       recurring_interval_count: input.recurring?.intervalCount ?? null,
       active: 1,
       metadata: JSON.stringify(input.metadata ?? {}),
+      payment_methods: storedAllowlist(input.paymentMethods),
       created_at: now,
       updated_at: now,
     })
@@ -154,13 +166,17 @@ export function listOffers(ctx: OrgContext, query: ListOffersQuery): Promise<Pag
   );
 }
 
-/** Changes an offer's name, description, active flag or metadata. */
-export function updateOffer(
+/** Changes an offer's name, description, active flag, metadata or allowlist of methods. */
+export async function updateOffer(
   ctx: OrgContext,
   qrId: string,
   input: UpdateOfferRequest,
 ): Promise<OfferRow> {
-  return ctx.write(async (trx) => {
+  if (input.paymentMethods) {
+    const offer = await getOffer(ctx, qrId);
+    await requireOfferedMethods(ctx.services, input.paymentMethods, offer.currency);
+  }
+  return await ctx.write(async (trx) => {
     const offer = await findOffer(trx, ctx.orgId, qrId);
     if (!offer) throw notFound("offer", qrId, "qrId");
     const updated = await updateOfferRow(trx, offer.id, {
@@ -168,6 +184,11 @@ export function updateOffer(
       ...(input.description !== undefined && { description: input.description }),
       ...(input.active !== undefined && { active: input.active ? 1 : 0 }),
       ...(input.metadata !== undefined && { metadata: JSON.stringify(input.metadata) }),
+      ...(input.paymentMethods !== undefined && {
+        payment_methods: input.paymentMethods === null
+          ? null
+          : storedAllowlist(input.paymentMethods),
+      }),
       // Strictly later, even within a millisecond: a payment create checks that its offer is
       // still as read by comparing updated_at (db/payment_create.ts).
       updated_at: Math.max(ctx.now(), offer.updated_at + 1),

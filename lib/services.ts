@@ -18,6 +18,7 @@ import { webhookLogRetentionJob } from "./ops/retention.ts";
 import { type PasswordHasher, scryptPasswords } from "./passwords.ts";
 import { paymentTransitionHooks } from "./payments/hooks.ts";
 import { paymentDeadlinesJob } from "./payments/jobs.ts";
+import { MethodCatalogue } from "./payments/methods.ts";
 import { paymentAttemptsJob } from "./payments/reconcile.ts";
 import type { ProviderOptions } from "./providers/definition.ts";
 import { assertProviderAllowed, providerFromConfig } from "./providers/from_config.ts";
@@ -97,6 +98,7 @@ export function buildServices(deps: ServiceDeps): BuiltServices {
     offsite: null,
     offers: new OfferCache(),
     reconciliationSlots: new WorkSlots(RECONCILIATION_SLOTS),
+    methods: new MethodCatalogue(() => clock.now()),
     eventStreams: new EventBroadcaster(deps.store, log, deps.eventStreams),
   };
   logStorageChanges(services);

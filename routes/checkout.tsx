@@ -60,6 +60,7 @@ export function createEmbeddedCheckoutPages(services: Services): Hono<AppEnv> {
         () =>
           attemptSessionCode(services, session, submission.code, {
             ip: clientAddress(c, services.config.trustedProxies),
+            request: languageRequest(c),
           }, submission.details),
         async (entered) => {
           const page = (await loadSessionPage(services, sessionId, languageRequest(c)))!;

@@ -64,9 +64,23 @@ function paramOf(path: PropertyKey[]): string {
   return path.map(String).join(".");
 }
 
+/**
+ * The issue to report: for a body that fits none of a union's shapes, the first issue of the
+ * shape it comes closest to (the fewest issues; the first shape on a tie), so a sandbox complete
+ * without a code still says `code` is missing.
+ */
+function reportedIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return issue;
+  const closest = issue.errors.reduce((best, branch) =>
+    branch.length < best.length ? branch : best
+  );
+  const inner = reportedIssue(closest[0]);
+  return { ...inner, path: [...issue.path, ...inner.path] };
+}
+
 /** Turns a zod failure into the 400 for its first problem, with `param` naming the field. */
 export function validationError(error: z.ZodError, target: string): ApiError {
-  const issue = error.issues[0];
+  const issue = reportedIssue(error.issues[0]);
   const where = target === "query"
     ? "query parameter"
     : target === "param"

@@ -47,6 +47,7 @@ export function createPayPages(services: Services): Hono<AppEnv> {
         () =>
           attemptPaymentCode(services, payment, submission.code, {
             ip: clientAddress(c, services.config.trustedProxies),
+            request: languageRequest(c),
           }, submission.details),
         async (entered) => {
           const page = (await loadPaymentPage(services, paymentId, languageRequest(c)))!;

@@ -533,7 +533,7 @@ Deno.test("[pages] errors are pages for people and JSON for the API and scripts"
     override authorize(): Promise<AuthorizationAnswer> {
       return Promise.resolve({
         reference: "bank-internal-host:9443",
-        outcome: null as unknown as AuthorizationAnswer["outcome"],
+        outcome: null as unknown as Extract<AuthorizationAnswer, { outcome: unknown }>["outcome"],
       });
     }
   }

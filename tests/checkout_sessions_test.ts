@@ -58,6 +58,7 @@ Deno.test("[checkout] creating a session returns exactly the contract's resource
       createdAt: "2026-11-21T10:00:00.000Z",
       version: 1,
       locale: "en",
+      paymentMethods: null,
     });
     const fetched = await t.request("GET", `/api/v1/checkout-sessions/${body.sessionId}`);
     assert.equal(fetched.status, 200);

@@ -27,6 +27,7 @@ Deno.test("[offers] create returns the offer with defaults", async () => {
       recurring: { interval: "MONTH", intervalCount: 1 },
       active: true,
       metadata: { sku: "box-12" },
+      paymentMethods: null,
       createdAt: "2026-11-21T10:00:00.000Z",
     });
     const fetched = await app.request("GET", `/api/v1/qr/${body.qrId}`);

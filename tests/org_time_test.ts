@@ -54,7 +54,7 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
         app.services,
         record,
         "777123",
-        { ip: "127.0.0.1" },
+        { ip: "127.0.0.1", request: NO_LANGUAGE },
         NO_DETAILS,
       );
       assert.equal(state.phase, "succeeded");
@@ -68,6 +68,7 @@ Deno.test("[org time] customer pages and checkout expiry use the organisation's 
       assert.equal(page?.expiresInSeconds, 300);
       const state = await attemptPaymentCode(app.services, page!.payment, "777123", {
         ip: "127.0.0.1",
+        request: NO_LANGUAGE,
       }, NO_DETAILS);
       assert.equal(state.phase, "succeeded");
       const paid = (await findPublicPayment(app.services, created.paymentId))!;

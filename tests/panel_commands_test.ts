@@ -264,6 +264,7 @@ const REFERENCE: Record<
   streamEvents: { answer: { text: /^retry: 2000\n: connected$/m } },
   getEvent: { answer: { fields: { id: "$EVENT_ID", type: "payment.created" } } },
   listPaymentRefunds: { answer: { fields: { hasMore: false } }, fresh: "PAID" },
+  listPaymentAttempts: { answer: { fields: { hasMore: false } }, fresh: "PAID" },
   createRefund: { answer: { fields: { amount: 1250, status: "PENDING" } }, fresh: "PAID" },
   getRefund: { answer: { fields: { refundId: "$REFUND_ID" } } },
   listSubscriptions: { answer: { fields: { hasMore: false } } },

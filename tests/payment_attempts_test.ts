@@ -8,6 +8,9 @@ import { createTestOffer, createTestPayment, makeTestApp } from "./support/helpe
 
 const MINUTE = 60_000;
 
+const BLIK = { method: "blik", code: "777123" } as const;
+const PAYER = { ip: "127.0.0.1", language: null };
+
 Deno.test("[attempts] an open attempt holds its payment: no second attempt, no cancel, no expiry", async () => {
   const t = await makeTestApp();
   try {
@@ -17,13 +20,21 @@ Deno.test("[attempts] an open attempt holds its payment: no second attempt, no c
     const payment = (await findPaymentByPublicId(t.store.db, created.paymentId))!;
     // A process died right after committing the attempt: the provider never answered.
     const attempt = await t.store.write((trx) =>
-      openAttempt(trx, t.services, payment, t.clock.now(), t.clock.now())
+      openAttempt(trx, t.services, payment, BLIK, PAYER, {
+        orgNow: t.clock.now(),
+        now: t.clock.now(),
+      })
     );
     assert.equal(attempt.status, "OPEN");
     assert.equal(attempt.check_at, t.clock.now() + MINUTE);
 
     await assert.rejects(
-      t.store.write((trx) => openAttempt(trx, t.services, payment, t.clock.now(), t.clock.now())),
+      t.store.write((trx) =>
+        openAttempt(trx, t.services, payment, BLIK, PAYER, {
+          orgNow: t.clock.now(),
+          now: t.clock.now(),
+        })
+      ),
       { code: "payment_processing" },
     );
     await assert.rejects(

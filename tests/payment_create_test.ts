@@ -260,6 +260,12 @@ Deno.test("[payment create] creates sharing statements each happen whole or not 
         locale: null,
         invoice_company_name: null,
         invoice_tax_id: null,
+        payment_methods: null,
+        attempt_id: null,
+        payment_method: null,
+        bank: null,
+        provider: null,
+        customer_language: null,
       },
       offer: offerRow,
       event: {

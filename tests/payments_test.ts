@@ -56,6 +56,10 @@ Deno.test("[payments] create prices the offer and writes payment.created", async
       updatedAt: "2026-11-21T10:00:00.000Z",
       version: 1,
       locale: "pl",
+      paymentMethods: null,
+      paymentMethod: null,
+      bank: null,
+      provider: null,
     });
     const [created] = await events(app);
     assert.match(created.id, /^evt_[0-9A-Za-z]{30}$/);

@@ -129,6 +129,9 @@ class ZenithProvider implements PaymentProvider {
   doctorChecks() {
     return Promise.resolve([]);
   }
+  paymentMethods(...args: Parameters<SandboxProvider["paymentMethods"]>) {
+    return this.#sandbox.paymentMethods(...args);
+  }
   authorize(...args: Parameters<SandboxProvider["authorize"]>) {
     return this.#sandbox.authorize(...args);
   }

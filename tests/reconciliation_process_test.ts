@@ -25,6 +25,15 @@ Deno.test("[reconciliations] a 10 MiB statement of unknown orders: the server st
   const server = await startPaystead(dataDir);
   try {
     const key = await demoApiKey(server);
+    // The first statement loads csv-parse, once per process, whatever its size: the bound under
+    // test is the one that grows with the statement.
+    const first = await fetch(`${server.url}/api/v1/reconciliations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "text/csv" },
+      body: unknownOrdersStatement(1024).body,
+    });
+    assert.equal(first.status, 201);
+    await first.body?.cancel();
     const { body, lines } = unknownOrdersStatement(10 * MIB);
     assert.ok(body.byteLength > 9.9 * MIB && body.byteLength <= 10 * MIB);
     const upload = fetch(`${server.url}/api/v1/reconciliations`, {
@@ -55,7 +64,11 @@ Deno.test("[reconciliations] a 10 MiB statement of unknown orders: the server st
     ));
     for (const list of lists) {
       assert.equal(list.status, 200);
-      assert.equal((await list.json()).data[0].reconciliationId, result.reconciliationId);
+      const listed = (await list.json()).data;
+      assert.deepEqual(
+        listed.map((item: { reconciliationId: string }) => item.reconciliationId)[0],
+        result.reconciliationId,
+      );
     }
     const health = await fetch(`${server.url}/healthz`);
     await health.body?.cancel();

@@ -4,7 +4,6 @@ import { migrate, openStore } from "../db/client.ts";
 import { insertCustomerEmail } from "../db/customer_emails.ts";
 import { environmentMigrations } from "../db/migrations/mod.ts";
 import { insertOffer } from "../db/offers.ts";
-import { insertPayment } from "../db/payments.ts";
 import type { EnvironmentSchema } from "../db/schema.ts";
 import { loadConfig } from "../lib/config.ts";
 import { SHOP_DETAILS } from "./support/customer_helpers.ts";
@@ -608,22 +607,29 @@ Deno.test("[renewal links] migration 0013 keeps every e-mail and resend, and tak
         created_at: now,
         updated_at: now,
       });
-      await insertPayment(
-        trx,
-        pendingPaymentRow(offer, {
-          publicId: "pay_migration00000000000000",
-          amount: 1250,
-          quantity: 1,
-          customerEmail: "ada@example.com",
-          customerName: null,
-          successUrl: null,
-          cancelUrl: null,
-          metadata: {},
-          invoice: null,
-          expiresAt: now,
-          now,
-        }),
-      );
+      // The columns a payment had before 0015, which this schema is.
+      const {
+        payment_methods: _allowlist,
+        attempt_id: _attempt,
+        payment_method: _method,
+        bank: _bank,
+        provider: _provider,
+        customer_language: _language,
+        ...row
+      } = pendingPaymentRow(offer, {
+        publicId: "pay_migration00000000000000",
+        amount: 1250,
+        quantity: 1,
+        customerEmail: "ada@example.com",
+        customerName: null,
+        successUrl: null,
+        cancelUrl: null,
+        metadata: {},
+        invoice: null,
+        expiresAt: now,
+        now,
+      });
+      await trx.insertInto("payments").values(row).execute();
       await insertCustomerEmail(trx, email(7, null));
       await insertCustomerEmail(trx, email(9, 7));
     });
@@ -638,7 +644,10 @@ Deno.test("[renewal links] migration 0013 keeps every e-mail and resend, and tak
       "customer_emails_payment",
     ]);
 
-    assert.deepEqual(await migrate(store, environmentMigrations), ["0013_renewal_links"]);
+    const through0013 = Object.fromEntries(
+      Object.entries(environmentMigrations).filter(([name]) => name <= "0013_renewal_links"),
+    );
+    assert.deepEqual(await migrate(store, through0013), ["0013_renewal_links"]);
     const rows = await store.db.selectFrom("customer_emails").select(["id", "resend_of", "kind"])
       .orderBy("id").execute();
     assert.deepEqual(rows, [

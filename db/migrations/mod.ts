@@ -17,6 +17,7 @@ import * as environment0011 from "./environment/0011_reconciliations.ts";
 import * as environment0012 from "./environment/0012_recovery_redelivery.ts";
 import * as environment0013 from "./environment/0013_renewal_links.ts";
 import * as environment0014 from "./environment/0014_reconciliation_counts.ts";
+import * as environment0015 from "./environment/0015_payment_methods.ts";
 
 /** A frozen schema change; a later change is a new migration, never an edit of a landed one. */
 export interface Migration {
@@ -49,4 +50,5 @@ export const environmentMigrations: Record<string, Migration> = {
   "0012_recovery_redelivery": environment0012,
   "0013_renewal_links": environment0013,
   "0014_reconciliation_counts": environment0014,
+  "0015_payment_methods": environment0015,
 };

@@ -1,3 +1,4 @@
+import { PANEL_CLEANUP_JOB } from "../jobs.ts";
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Store } from "../../db/client.ts";
@@ -464,7 +465,7 @@ export async function switchOrganisation(
 /** Deletes ended sessions and throttle rows nobody needs any more, hourly. */
 export function panelCleanupJob(accounts: Accounts, clock: Clock): ScheduledJob {
   return {
-    name: "panel-cleanup",
+    name: PANEL_CLEANUP_JOB,
     async run(now) {
       while (
         await accounts.write((trx) =>

@@ -1,3 +1,4 @@
+import { PAYMENT_DEADLINES_JOB } from "../jobs.ts";
 import { isLanguage } from "../i18n/languages.ts";
 import { findOffer } from "../../db/offers.ts";
 import { findPaymentByPublicId } from "../../db/payments.ts";
@@ -9,7 +10,6 @@ import { newId } from "../ids.ts";
 import {
   insertPendingPayment,
   invoiceRequestOf,
-  PAYMENT_DEADLINES_JOB,
   type PaymentRecord,
   requirePayableOffer,
 } from "../payments/mod.ts";

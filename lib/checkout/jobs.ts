@@ -1,8 +1,9 @@
+import { CHECKOUT_EXPIRY_JOB } from "../jobs.ts";
 import { deleteCodeGuardsBefore, hasCodeGuardsBefore } from "../../db/checkout_code_guards.ts";
 import { findDueCheckoutSessions, nextCheckoutSessionExpiry } from "../../db/checkout_sessions.ts";
 import type { Services } from "../context.ts";
 import type { ScheduledJob } from "../scheduler.ts";
-import { CHECKOUT_EXPIRY_JOB, transitionSession } from "./mod.ts";
+import { transitionSession } from "./mod.ts";
 
 const BATCH_SIZE = 200;
 /** Wrong-code counters outlive every payment and session they guard (at most 24 h) by this. */

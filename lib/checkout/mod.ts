@@ -1,3 +1,4 @@
+import { CHECKOUT_EXPIRY_JOB } from "../jobs.ts";
 import type { Kysely } from "kysely";
 import {
   type CheckoutSessionRecord,
@@ -18,6 +19,7 @@ import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
 import { MAX_AMOUNT } from "../money.ts";
 import { requireHttpsInProduction, storedLocale } from "../payments/mod.ts";
+import { allowlistOf, requireOfferedMethods, storedAllowlist } from "../payments/methods.ts";
 import { isLanguage } from "../i18n/languages.ts";
 import { embedOriginOf } from "./origins.ts";
 import type { ListQuery, Page } from "../schemas.ts";
@@ -26,9 +28,6 @@ import { isOriginAllowed } from "./settings.ts";
 import { canTransition, MILESTONE_COLUMN, type SessionStatus, TRANSITION_EVENT } from "./status.ts";
 
 export type { CheckoutSessionRecord };
-
-/** The scheduled job that expires open sessions at their `expiresAt` (see jobs.ts). */
-export const CHECKOUT_EXPIRY_JOB = "checkout-session-expiry";
 
 /**
  * The origin of this environment's own pages. The panel's live preview embeds checkout there,
@@ -62,6 +61,7 @@ export function toCheckoutSession(row: CheckoutSessionRecord, publicUrl: string)
     createdAt: toIso(row.created_at),
     version: row.version,
     locale: isLanguage(row.locale) ? row.locale : "auto",
+    paymentMethods: allowlistOf(row.payment_methods),
   };
 }
 
@@ -104,6 +104,10 @@ export async function createCheckoutSession(
   requireHttpsInProduction(services, input.cancelUrl, "cancelUrl");
   const embedOrigin = embedOriginOf(input.embedLink, services.environment);
   const amount = input.lineItems === undefined ? null : lineItemsTotal(input.lineItems);
+  if (input.paymentMethods) {
+    const offer = await findOffer(ctx.db, ctx.orgId, qrId);
+    if (offer) await requireOfferedMethods(services, input.paymentMethods, offer.currency);
+  }
   const now = ctx.now();
   const session = await ctx.write(async (trx) => {
     const offer = await findOffer(trx, ctx.orgId, qrId);
@@ -138,6 +142,7 @@ export async function createCheckoutSession(
       payment_id: null,
       expires_at: now + input.expiresInMinutes * 60_000,
       locale: storedLocale(input.locale),
+      payment_methods: storedAllowlist(input.paymentMethods),
       created_at: now,
       updated_at: now,
     });
@@ -146,6 +151,7 @@ export async function createCheckoutSession(
       qr_id: offer.public_id,
       offer_name: offer.name,
       offer_description: offer.description,
+      offer_payment_methods: offer.payment_methods,
       payment_public_id: null,
       payment_status: null,
       payment_failure_code: null,

@@ -11,9 +11,12 @@ import {
   saveCustomerDetails,
 } from "../payments/customer_details.ts";
 import { createPayment } from "../payments/create.ts";
+import { ApiError } from "../errors.ts";
 import { findPublicPayment, type PaymentRecord } from "../payments/mod.ts";
 import { CreatePaymentRequest } from "../payments/schemas.ts";
 import type { Payer } from "../payments/attempts.ts";
+import { allowlistOf, availableMethods, methodsOffered } from "../payments/methods.ts";
+import type { MethodChoice, OfferedMethod, RedirectMethod } from "../providers/mod.ts";
 import { payCheckoutSession, payHostedPayment, rejectMalformedCode } from "./attempts.ts";
 import { assertCodeEntryOpen, lockedForSeconds } from "./guard.ts";
 import { type CheckoutSessionRecord, findPublicCheckoutSession, ownOrigin } from "./mod.ts";
@@ -52,6 +55,12 @@ export interface LanguageRequest {
   acceptLanguage: string | null | undefined;
 }
 
+/** Who submitted a page: their address (through trusted proxies) and what says their language. */
+export interface PagePayer {
+  ip: string;
+  request: LanguageRequest;
+}
+
 /** Who is paid and in which language the page speaks: what every customer page shows. */
 interface Audience {
   language: Language;
@@ -59,6 +68,15 @@ interface Audience {
   seller: Seller;
   /** Whether the organisation offers invoices ("I need an invoice"). */
   offersInvoices: boolean;
+}
+
+/**
+ * The ways a page offers to pay: the BLIK code field, and the methods paid on the provider's
+ * page (a transfer with its banks), each maybe temporarily unavailable.
+ */
+export interface PageMethods {
+  code: boolean;
+  redirect: OfferedMethod[];
 }
 
 /** What both customer pages show around the order: the environment's marks and reloads. */
@@ -84,6 +102,7 @@ export interface SessionPage extends PageFrame {
   askEmail: boolean;
   /** Whether that address is required (its subscription's renewal links are e-mailed). */
   emailRequired: boolean;
+  methods: PageMethods;
 }
 
 /** A hosted payment's page: the payment, its order and its state. */
@@ -97,6 +116,26 @@ export interface PaymentPage extends PageFrame {
   askEmail: boolean;
   /** Whether that address is required (its subscription's renewal links are e-mailed). */
   emailRequired: boolean;
+  methods: PageMethods;
+}
+
+/**
+ * What a page offers for `amount` under `allowlist` (JSON, null for all), in the page's language.
+ * A provider that cannot list its methods leaves the code alone, which it always takes.
+ */
+async function pageMethods(
+  services: Services,
+  payment: { amount: number; currency: string; allowlist: string | null },
+  language: Language,
+): Promise<PageMethods> {
+  const allowed = allowlistOf(payment.allowlist);
+  const offered = await methodsOffered(services, payment.currency, language);
+  if (offered === null) return { code: allowed === null || allowed.includes("blik"), redirect: [] };
+  const available = availableMethods(offered, payment.amount, allowed);
+  return {
+    code: available.some((method) => method.method === "blik"),
+    redirect: available.filter((method) => method.method !== "blik"),
+  };
 }
 
 /**
@@ -148,6 +187,17 @@ async function audienceOf(
     seller: sellerOf(organisationName, details, language),
     offersInvoices: details?.invoiceRequests === true,
   };
+}
+
+/** The payer of a page's submission, in the language the page was shown in. */
+async function payerOf(
+  services: Services,
+  orgId: number,
+  locale: string | null,
+  pagePayer: PagePayer,
+): Promise<Payer> {
+  const { language } = await audienceOf(services, orgId, locale, pagePayer.request);
+  return { ip: pagePayer.ip, language };
 }
 
 /** Whether the organisation lets its customers ask for an invoice. */
@@ -207,6 +257,11 @@ export async function loadSessionPage(
     askEmail: session.payment_customer_email === null,
     emailRequired: session.payment_customer_email === null &&
       await needsRenewalAddress(services.store.db, services, session.offer_id),
+    methods: await pageMethods(services, {
+      amount: session.amount,
+      currency: session.currency,
+      allowlist: session.payment_methods ?? session.offer_payment_methods,
+    }, audience.language),
   };
 }
 
@@ -232,14 +287,15 @@ export async function attemptSessionCode(
   services: Services,
   session: CheckoutSessionRecord,
   rawCode: string,
-  payer: Payer,
+  pagePayer: PagePayer,
   entered: CustomerDetails,
 ): Promise<CheckoutState> {
+  const payer = await payerOf(services, session.org_id, session.locale, pagePayer);
   const details = parseCustomerDetails(entered, await offersInvoices(services, session.org_id));
   const code = normaliseCode(rawCode);
   if (code === null) return await rejectMalformedCode(services, session.public_id);
   const ctx = await orgContextOnClock(services, session.org_id);
-  const updated = await payCheckoutSession(ctx, session, code, {
+  const { session: updated } = await payCheckoutSession(ctx, session, { method: "blik", code }, {
     enforceLock: true,
     payer,
     details,
@@ -311,6 +367,11 @@ export async function loadPaymentPage(
       await needsRenewalAddress(services.store.db, services, payment.offer_id),
     // An invoice already asked for (the merchant's API call or an earlier try) is not asked again.
     offersInvoices: audience.offersInvoices && payment.invoice_tax_id === null,
+    methods: await pageMethods(services, {
+      amount: payment.amount,
+      currency: payment.currency,
+      allowlist: payment.payment_methods,
+    }, audience.language),
   };
 }
 
@@ -336,9 +397,10 @@ export async function attemptPaymentCode(
   services: Services,
   payment: PaymentRecord,
   rawCode: string,
-  payer: Payer,
+  pagePayer: PagePayer,
   entered: CustomerDetails,
 ): Promise<CheckoutState> {
+  const payer = await payerOf(services, payment.org_id, payment.locale, pagePayer);
   const details = parseCustomerDetails(entered, await offersInvoices(services, payment.org_id));
   const code = normaliseCode(rawCode);
   if (code === null) return await rejectMalformedCode(services, payment.public_id);
@@ -349,7 +411,12 @@ export async function attemptPaymentCode(
     // A payment no longer payable is left as it is; the attempt below then says why.
     await services.store.write((trx) => saveCustomerDetails(trx, payment.id, details, now));
   }
-  const updated = await payHostedPayment(services, payment, code, payer);
+  const { payment: updated } = await payHostedPayment(
+    services,
+    payment,
+    { method: "blik", code },
+    payer,
+  );
   const state = hostedPaymentState(
     updated,
     await lockedForSeconds(services.store.db, updated.public_id, services.clock.now()),
@@ -389,4 +456,74 @@ export async function startOfferPayment(
     { askedOnPage: true },
   );
   return { kind: "started", payment };
+}
+
+/** A redirect method as a page's form sends it: `method`, and `bank` for a transfer. */
+export interface RedirectChoiceInput {
+  method: string | undefined;
+  bank: string | undefined;
+}
+
+/** The choice a page's form made; a bank alone is a transfer from it. 400 when it is none. */
+export function redirectChoiceOf(
+  input: RedirectChoiceInput,
+): Exclude<MethodChoice, { method: "blik" }> {
+  const bank = input.bank?.trim();
+  const method = input.method?.trim() || (bank ? "transfer" : "");
+  if (method === "transfer") {
+    if (!bank || bank.length > 40) {
+      throw new ApiError("parameter_missing", "Choose the bank to pay from.", { param: "bank" });
+    }
+    return { method, bank };
+  }
+  if ((["card", "google_pay", "apple_pay"] satisfies RedirectMethod[]).includes(method as never)) {
+    return { method: method as "card" | "google_pay" | "apple_pay" };
+  }
+  throw new ApiError("parameter_invalid", "Choose a way to pay.", { param: "method" });
+}
+
+/**
+ * Takes a redirect method chosen on a hosted payment's page, with what the customer entered
+ * beside it (checked first: 400 with `param` and nothing stored when wrong): where to send the
+ * customer, or null when the attempt ended at once (the provider refused it or could not be
+ * reached), which the payment's page then shows.
+ */
+export async function choosePaymentMethod(
+  services: Services,
+  payment: PaymentRecord,
+  input: RedirectChoiceInput,
+  pagePayer: PagePayer,
+  entered: CustomerDetails,
+): Promise<string | null> {
+  const choice = redirectChoiceOf(input);
+  const details = parseCustomerDetails(entered, await offersInvoices(services, payment.org_id));
+  const payer = await payerOf(services, payment.org_id, payment.locale, pagePayer);
+  if (hasCustomerDetails(details)) {
+    const now = await orgNow(services, payment.org_id);
+    await services.store.write((trx) => saveCustomerDetails(trx, payment.id, details, now));
+  }
+  return (await payHostedPayment(services, payment, choice, payer)).redirectUrl;
+}
+
+/**
+ * Takes a redirect method chosen in a session's iframe, as `choosePaymentMethod` does: where to
+ * send the customer's top window, or null when the attempt ended at once.
+ */
+export async function chooseSessionMethod(
+  services: Services,
+  session: CheckoutSessionRecord,
+  input: RedirectChoiceInput,
+  pagePayer: PagePayer,
+  entered: CustomerDetails,
+): Promise<{ redirectUrl: string | null; paymentId: string | null }> {
+  const choice = redirectChoiceOf(input);
+  const details = parseCustomerDetails(entered, await offersInvoices(services, session.org_id));
+  const payer = await payerOf(services, session.org_id, session.locale, pagePayer);
+  const ctx = await orgContextOnClock(services, session.org_id);
+  const attempt = await payCheckoutSession(ctx, session, choice, {
+    enforceLock: false,
+    payer,
+    details,
+  });
+  return { redirectUrl: attempt.redirectUrl, paymentId: attempt.session.payment_public_id };
 }

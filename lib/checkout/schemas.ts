@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AmountOrZero, HttpUrl, Metadata, NOT_BLANK, Timestamp, Version } from "../schemas.ts";
 import { SESSION_STATUSES } from "./status.ts";
-import { CustomerLocale } from "../payments/schemas.ts";
+import { CustomerLocale, PaymentMethod, PaymentMethods } from "../payments/schemas.ts";
 
 /** Most line items a session may carry. */
 const MAX_LINE_ITEMS = 100;
@@ -36,6 +36,7 @@ export const CreateCheckoutSessionRequest = z.strictObject({
     }),
   metadata: Metadata.optional(),
   locale: CustomerLocale.optional(),
+  paymentMethods: PaymentMethods.optional(),
 }).meta({ id: "CreateCheckoutSessionRequest" });
 export type CreateCheckoutSessionRequest = z.infer<typeof CreateCheckoutSessionRequest>;
 
@@ -61,6 +62,10 @@ export const CheckoutSession = z.strictObject({
   createdAt: Timestamp,
   version: Version,
   locale: CustomerLocale,
+  paymentMethods: z.array(PaymentMethod).nullable().meta({
+    description: "The methods it may be paid with, as given; null: the offer's, or every " +
+      "method offered.",
+  }),
 }).meta({ id: "CheckoutSession", description: "An embedded checkout for one offer." });
 export type CheckoutSession = z.infer<typeof CheckoutSession>;
 

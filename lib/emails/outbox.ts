@@ -1,3 +1,4 @@
+import { CUSTOMER_EMAILS_JOB } from "../jobs.ts";
 import type { Kysely } from "kysely";
 import {
   findCustomerEmail,
@@ -15,9 +16,6 @@ import { newId } from "../ids.ts";
 import type { PaymentTransitionHook } from "../payments/hooks.ts";
 import type { PaymentRecord } from "../payments/mod.ts";
 import type { EmailKind } from "./facts.ts";
-
-/** The scheduled job that sends customer e-mails (see sender.ts). */
-export const CUSTOMER_EMAILS_JOB = "customer-emails";
 
 /** Why production keeps an e-mail unsent. */
 export const NO_SMTP_MESSAGE = "Not sent: this production process has no SMTP_URL, so it sends " +

@@ -1,3 +1,4 @@
+import { CUSTOMER_EMAILS_JOB } from "../jobs.ts";
 import {
   extendCustomerEmailLeases,
   failCustomerEmail,
@@ -17,7 +18,6 @@ import { nextAttemptAt } from "../webhooks/delivery/retry.ts";
 import type { RenderedEmail } from "./facts.ts";
 import { describeMailError, mailboxMailer, type Mailer, smtpMailer } from "./mailer.ts";
 import { loadEmailModel } from "./model.ts";
-import { CUSTOMER_EMAILS_JOB } from "./outbox.ts";
 
 /** Tuning of the sender (tests shorten the lease). */
 export interface EmailSenderOptions {

@@ -1,3 +1,4 @@
+import { SCHEDULED_BACKUP_JOB } from "../jobs.ts";
 import type {
   BackupAnswer,
   BackupRequest,
@@ -125,7 +126,7 @@ export function scheduledBackupJob(
   const interval = config.backupIntervalMs!;
   const targets = backupTargets(config);
   return {
-    name: "scheduled-backup",
+    name: SCHEDULED_BACKUP_JOB,
     async run(now) {
       const dir = config.backupDir;
       let lock: Deno.FsFile | null;

@@ -1,3 +1,4 @@
+import { OFFSITE_JOB } from "../jobs.ts";
 import type { Clock } from "../clock.ts";
 import type { Config, OffsiteConfig } from "../config.ts";
 import type { Services } from "../context.ts";
@@ -13,9 +14,6 @@ import {
   openOffsiteStore,
   type StoredObject,
 } from "./offsite_store.ts";
-
-/** The scheduled job that copies backups off-site. */
-export const OFFSITE_JOB = "offsite-backup";
 
 /** The first retry after a failed copy; each next one waits twice as long, up to the cap. */
 const FIRST_RETRY_MS = 60_000;

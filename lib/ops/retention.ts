@@ -1,3 +1,4 @@
+import { WEBHOOK_LOG_RETENTION_JOB } from "../jobs.ts";
 import type { Store } from "../../db/client.ts";
 import type { EnvironmentSchema } from "../../db/schema.ts";
 import { deleteFinishedDeliveries } from "../../db/webhook_retention.ts";
@@ -21,7 +22,7 @@ export function webhookLogRetentionJob(
   retentionDays: number,
 ): ScheduledJob {
   return {
-    name: "webhook-log-retention",
+    name: WEBHOOK_LOG_RETENTION_JOB,
     async run(now) {
       const cutoff = now - retentionDays * DAY_MS;
       while (

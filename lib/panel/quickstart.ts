@@ -86,6 +86,7 @@ export function quickstartSamples(publicUrl: string, now: number, embedLink: str
     metadata: "{}",
     created_at: now,
     updated_at: now,
+    payment_methods: null,
   };
   const paymentRow = (status: string, at: number) => ({
     id: 0,
@@ -117,6 +118,12 @@ export function quickstartSamples(publicUrl: string, now: number, embedLink: str
     locale: null,
     invoice_company_name: null,
     invoice_tax_id: null,
+    payment_methods: null,
+    attempt_id: null,
+    payment_method: null,
+    bank: null,
+    provider: null,
+    customer_language: null,
   });
   const endpoint = toWebhookEndpoint({
     id: 0,
@@ -166,6 +173,8 @@ export function quickstartSamples(publicUrl: string, now: number, embedLink: str
     payment_failure_code: null,
     payment_processing_at: null,
     payment_customer_email: null,
+    offer_payment_methods: null,
+    payment_methods: null,
     locale: null,
   });
   return {

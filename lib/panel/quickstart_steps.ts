@@ -139,7 +139,7 @@ export async function runQuickstartStep(
     }
     case "complete": {
       const sessionId = required(input.sessionId, "sessionId", "the checkout session");
-      const session = await completeCheckoutSession(ctx, sessionId, QUICKSTART_CODE);
+      const session = await completeCheckoutSession(ctx, sessionId, { code: QUICKSTART_CODE });
       return {
         status: 200,
         request: {

@@ -150,6 +150,7 @@ class Resolver {
   /** The fields of an object schema, nested inline objects flattened into dotted names. */
   fields(schema: Json, prefix = "", depth = 0): ReferenceField[] {
     const object = this.resolve(schema);
+    if (Array.isArray(object.anyOf)) return this.alternativeFields(object.anyOf, prefix, depth);
     const properties = asObject(object.properties);
     const required = new Set(Array.isArray(object.required) ? object.required as string[] : []);
     const result: ReferenceField[] = [];
@@ -171,6 +172,22 @@ class Resolver {
       }
     }
     return result;
+  }
+
+  /**
+   * The fields of a body that takes one of several shapes: each field once, required only where
+   * every shape requires it.
+   */
+  alternativeFields(shapes: unknown[], prefix: string, depth: number): ReferenceField[] {
+    const all = shapes.map((shape) => this.fields(asObject(shape), prefix, depth));
+    const byName = new Map<string, ReferenceField>();
+    for (const field of all.flat()) {
+      const everywhere = all.every((fields) =>
+        fields.some((other) => other.name === field.name && other.required)
+      );
+      if (!byName.has(field.name)) byName.set(field.name, { ...field, required: everywhere });
+    }
+    return [...byName.values()];
   }
 
   /** A value for a schema from its examples, for a request a developer can paste. */

@@ -1,14 +1,15 @@
+import { PAYMENT_DEADLINES_JOB } from "../jobs.ts";
 import { findOffer } from "../../db/offers.ts";
 import { asFirstWritten, type PaymentRecord } from "../../db/payments.ts";
 import { PAYMENT_CREATE } from "../../db/payment_create.ts";
 import { requireInvoiceRequests } from "../business_details.ts";
 import { type OrgContext, systemTimeOf } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { requireOfferedMethods } from "./methods.ts";
 import { newEventRow } from "../events.ts";
 import { IdempotencyKeyTaken, leaseEnd, type RequestKey } from "../idempotency.ts";
 import {
   apiPaymentFields,
-  PAYMENT_DEADLINES_JOB,
   paymentCreatedEvent,
   pendingPaymentRow,
   requireHttpsInProduction,
@@ -49,6 +50,11 @@ export async function createPayment(
   requireHttpsInProduction(services, input.successUrl, "successUrl");
   requireHttpsInProduction(services, input.cancelUrl, "cancelUrl");
   if (input.invoiceRequest) await requireInvoiceRequests(services.accounts, ctx.orgId);
+  if (input.paymentMethods) {
+    const offer = services.offers.get(ctx.orgId, input.qrId) ??
+      await findOffer(ctx.db, ctx.orgId, input.qrId);
+    if (offer) await requireOfferedMethods(services, input.paymentMethods, offer.currency);
+  }
   const { key } = options;
   for (let read = 0; read < OFFER_READS; read++) {
     const offer = (read === 0 ? services.offers.get(ctx.orgId, input.qrId) : undefined) ??

@@ -1,3 +1,4 @@
+import { PAYMENT_DEADLINES_JOB } from "../jobs.ts";
 import {
   type DuePayment,
   findExpiredPendingPayments,
@@ -6,7 +7,7 @@ import {
 } from "../../db/payments.ts";
 import type { Services } from "../context.ts";
 import type { ScheduledJob } from "../scheduler.ts";
-import { PAYMENT_DEADLINES_JOB, transition } from "./mod.ts";
+import { transition } from "./mod.ts";
 
 const BATCH_SIZE = 200;
 

@@ -11,18 +11,17 @@ import {
   transitionPayment,
 } from "../../db/payments.ts";
 import type { EnvironmentSchema, OfferRow, PaymentsTable } from "../../db/schema.ts";
-import { findOpenAttempt } from "../../db/payment_attempts.ts";
 import { toIso } from "../clock.ts";
 import type { OrgContext, Services } from "../context.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import { pageAfter } from "../pagination.ts";
-import type { FailureCode } from "../providers/mod.ts";
+import type { FailureCode, PaymentMethod } from "../providers/mod.ts";
+import { allowlistOf, storedAllowlist } from "./methods.ts";
 import { customerEmailRequired } from "../subscriptions/link_rules.ts";
 import { renewsByLink } from "../subscriptions/link_schedule.ts";
 import { isLanguage, type Language } from "../i18n/languages.ts";
-import { openAttempt, type Payer, sendAttempt } from "./attempts.ts";
 import type { Page } from "../schemas.ts";
 import type { CreatePaymentRequest, ListPaymentsQuery, Payment } from "./schemas.ts";
 import {
@@ -37,9 +36,6 @@ export type { PaymentRecord };
 
 /** A payment's record before its row id is known: all that its API form shows. */
 export type NewPaymentRecord = Omit<PaymentRecord, "id">;
-
-/** The scheduled job that expires payments and fails timed-out ones (see jobs.ts). */
-export const PAYMENT_DEADLINES_JOB = "payment-deadlines";
 
 /** The hosted page of a payment. */
 export function paymentUrl(publicUrl: string, paymentId: string): string {
@@ -68,6 +64,10 @@ export function toPayment(row: PaymentApiRow, publicUrl: string): Payment {
     updatedAt: toIso(row.updated_at),
     version: row.version,
     locale: isLanguage(row.locale) ? row.locale : "auto",
+    paymentMethods: allowlistOf(row.payment_methods),
+    paymentMethod: row.payment_method as PaymentMethod | null,
+    bank: row.bank,
+    provider: row.provider,
   };
 }
 
@@ -94,7 +94,17 @@ export async function transition(
   payment: PaymentRecord,
   to: Exclude<PaymentStatus, "PENDING">,
   now: number,
-  changes: Partial<Pick<PaymentsTable, "failure_code" | "processing_deadline_at">> = {},
+  changes: Partial<
+    Pick<
+      PaymentsTable,
+      | "failure_code"
+      | "processing_deadline_at"
+      | "attempt_id"
+      | "payment_method"
+      | "bank"
+      | "provider"
+    >
+  > = {},
 ): Promise<PaymentRecord | undefined> {
   const from = payment.status as PaymentStatus;
   if (!canTransition(from, to)) return undefined;
@@ -154,7 +164,7 @@ export function requireRenewalAddress(
 
 /** What a payment the API creates for `offer` is made of. */
 export function apiPaymentFields(
-  offer: Pick<OfferRow, "amount">,
+  offer: Pick<OfferRow, "amount" | "payment_methods">,
   input: CreatePaymentRequest,
   now: number,
 ): PendingPaymentFields {
@@ -171,6 +181,7 @@ export function apiPaymentFields(
     expiresAt: now + input.expiresInMinutes * 60_000,
     now,
     locale: storedLocale(input.locale),
+    paymentMethods: input.paymentMethods ?? allowlistOf(offer.payment_methods) ?? undefined,
   };
 }
 
@@ -195,6 +206,8 @@ export interface PendingPaymentFields {
   now: number;
   /** The customer's language, null for `auto`. */
   locale?: Language | null;
+  /** The methods it may be paid with; undefined: every one offered. */
+  paymentMethods?: readonly PaymentMethod[];
 }
 
 /** The row of a new PENDING payment for `offer`. */
@@ -224,6 +237,12 @@ export function pendingPaymentRow(
     locale: fields.locale ?? null,
     invoice_company_name: fields.invoice?.companyName ?? null,
     invoice_tax_id: fields.invoice?.taxId ?? null,
+    payment_methods: storedAllowlist(fields.paymentMethods),
+    attempt_id: null,
+    payment_method: null,
+    bank: null,
+    provider: null,
+    customer_language: null,
   };
 }
 
@@ -312,61 +331,6 @@ export function assertPayable(payment: PaymentRecord, now: number): void {
       `The payment '${payment.public_id}' expired at ${toIso(payment.expires_at)}.`,
     );
   }
-}
-
-/** Cancels a pending payment; writes `payment.canceled`. */
-export function cancelPayment(ctx: OrgContext, paymentId: string): Promise<PaymentRecord> {
-  return ctx.write(async (trx) => {
-    const payment = await findPayment(trx, ctx.orgId, paymentId);
-    if (!payment) throw notFound("payment", paymentId, "paymentId");
-    const now = ctx.now();
-    assertPayable(payment, now);
-    if (await findOpenAttempt(trx, payment.id)) {
-      throw new ApiError(
-        "payment_processing",
-        `The payment '${paymentId}' is waiting for the customer's confirmation; it cannot be canceled now.`,
-      );
-    }
-    const canceled = await transition(trx, ctx.services, payment, "CANCELED", now);
-    if (!canceled) throw new Error("A pending payment read in this transaction changed status.");
-    return canceled;
-  });
-}
-
-/**
- * Takes a payment with an instant-payment code through the provider. The attempt is committed
- * before the provider hears of it (a crash after sending is reconciled by asking the provider
- * about the attempt's id); the answer is applied with compare-and-set, so of two concurrent
- * codes one is sent and the other gets 409.
- */
-export async function payWithCode(
-  ctx: OrgContext,
-  payment: PaymentRecord,
-  code: string,
-  payer: Payer,
-): Promise<PaymentRecord> {
-  const { services } = ctx;
-  assertPayable(payment, ctx.now());
-  // NOTE: its own write, not ctx.write: the attempt must be on disk before the provider is
-  // called even when the request's write (an Idempotency-Key's) is later undone.
-  const attempt = await services.store.write((trx) =>
-    openAttempt(trx, services, payment, ctx.now(), services.clock.now())
-  );
-  return await sendAttempt(ctx, payment, attempt, code, payer);
-}
-
-/** The sandbox's operations have no customer at a browser; they pay from the loopback address. */
-export const SANDBOX_PAYER: Payer = { ip: "127.0.0.1" };
-
-/** The sandbox "complete" operation: pays one of the organisation's payments with a test code. */
-export async function completePayment(
-  ctx: OrgContext,
-  paymentId: string,
-  code: string,
-): Promise<PaymentRecord> {
-  requireSandbox(ctx.services);
-  const payment = await getPayment(ctx, paymentId);
-  return payWithCode(ctx, payment, code, SANDBOX_PAYER);
 }
 
 /** Throws 403 `sandbox_only` outside the sandbox. */

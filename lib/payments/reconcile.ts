@@ -1,3 +1,4 @@
+import { PAYMENT_ATTEMPTS_JOB } from "../jobs.ts";
 import {
   type AttemptRecord,
   claimDueAttempts,
@@ -9,12 +10,7 @@ import type { Services } from "../context.ts";
 import { withDeadline } from "../deadline.ts";
 import { errorFields } from "../log.ts";
 import type { ScheduledJob } from "../scheduler.ts";
-import {
-  applyAttemptOutcome,
-  type AttemptAnswer,
-  PAYMENT_ATTEMPTS_JOB,
-  POLL_INTERVAL_MS,
-} from "./outcome.ts";
+import { applyAttemptOutcome, type AttemptAnswer, POLL_INTERVAL_MS } from "./outcome.ts";
 
 /** How long a claim keeps other processes off an attempt; longer than the calls may take. */
 const LEASE_MS = 60_000;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TaxId } from "../business_details.ts";
-import { FAILURE_CODES } from "../providers/mod.ts";
+import { FAILURE_CODES, PAYMENT_METHODS } from "../providers/mod.ts";
 import { HttpUrl, ListQuery, Metadata, NOT_BLANK, Timestamp, Version } from "../schemas.ts";
 import { PAYMENT_STATUSES } from "./status.ts";
 
@@ -36,6 +36,23 @@ export const CustomerLocale = z.enum(["pl", "en", "auto"]).meta({
     "(the default) for the customer's browser, then the organisation's default language.",
 });
 
+/** One of the contract's payment methods. */
+export const PaymentMethod = z.enum(PAYMENT_METHODS).meta({
+  id: "PaymentMethod",
+  description: "`blik` (the 6-digit code on Paystead's page), `transfer` (pay-by-link: the " +
+    "customer picks a bank), `card`, `google_pay`, `apple_pay` (paid on the provider's page).",
+});
+
+/** An allowlist of payment methods, each named once. */
+export const PaymentMethods = z.array(PaymentMethod).min(1).max(PAYMENT_METHODS.length)
+  .refine((methods) => new Set(methods).size === methods.length, "names a method twice")
+  .meta({
+    description: "The methods the customer may choose from (an allowlist); default: every " +
+      "method the provider offers. A method the provider does not offer is 400 " +
+      "`payment_method_unavailable`.",
+    example: ["blik", "transfer"],
+  });
+
 export const CreatePaymentRequest = z.strictObject({
   qrId: z.string().min(1).max(100).meta({ description: "The offer to pay for." }),
   quantity: z.int().min(1).max(1000).default(1),
@@ -48,16 +65,34 @@ export const CreatePaymentRequest = z.strictObject({
   metadata: Metadata.optional(),
   invoiceRequest: InvoiceRequest.optional(),
   locale: CustomerLocale.optional(),
+  paymentMethods: PaymentMethods.optional(),
 }).meta({ id: "CreatePaymentRequest" });
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
 
-export const CompleteRequest = z.strictObject({
+const CompleteWithCode = z.strictObject({
   code: z.string().regex(/^\d{6}$/, "must be exactly 6 digits").meta({
-    description: "A sandbox test instant-payment code, e.g. 777123.",
+    description: "A sandbox test BLIK code, e.g. 777123.",
     example: "777123",
   }),
-}).meta({ id: "CompleteRequest" });
-export type CompleteRequest = z.infer<typeof CompleteRequest>;
+});
+
+const CompleteWithMethod = z.strictObject({
+  method: z.enum(["transfer", "card", "google_pay", "apple_pay"]).meta({
+    description: "A redirect method, paid (or declined) at once as on the sandbox's page.",
+  }),
+  bank: z.string().min(1).max(40).optional().meta({
+    description: "A transfer's test bank (`test_bank_a`, the default, or `test_bank_b`).",
+  }),
+  result: z.enum(["succeeded", "declined"]),
+});
+
+/** The sandbox complete operation: a test code, or a redirect method with its result. */
+export const CompleteRequest = z.union([CompleteWithCode, CompleteWithMethod]).meta({
+  id: "CompleteRequest",
+  example: { code: "777123" },
+  description: '`{"code": "777123"}`, or `{"method": "card", "result": "succeeded"}`.',
+});
+export type CompletePaymentRequest = z.infer<typeof CompleteRequest>;
 
 export const ListPaymentsQuery = ListQuery.extend({
   status: z.enum(PAYMENT_STATUSES).optional(),
@@ -89,5 +124,38 @@ export const Payment = z.strictObject({
   updatedAt: Timestamp,
   version: Version,
   locale: CustomerLocale,
+  paymentMethods: z.array(PaymentMethod).nullable().meta({
+    description: "The methods it may be paid with, as given; null: every method offered.",
+  }),
+  paymentMethod: PaymentMethod.nullable().meta({
+    description: "How it was paid (or failed): the method of the attempt that decided it; " +
+      "null before.",
+  }),
+  bank: z.string().nullable().meta({
+    description: "The bank of a `transfer` that decided it, as the provider names it.",
+  }),
+  provider: z.string().nullable().meta({
+    description: "The payment provider of the attempt that decided it; null before.",
+  }),
 }).meta({ id: "Payment", description: "A customer payment for an offer." });
 export type Payment = z.infer<typeof Payment>;
+
+/** The attempt statuses the API shows: an open attempt is PENDING. */
+export const ATTEMPT_STATUSES = ["PENDING", "SUCCEEDED", "FAILED", "CANCELED"] as const;
+
+export const PaymentAttempt = z.strictObject({
+  attemptId: z.string().meta({
+    description: "The attempt's id: the order id the provider's statement shows.",
+    example: "att_0Vc4WUYC4f9TqYcW2mJx8bN3kL6pR1",
+  }),
+  method: PaymentMethod,
+  bank: z.string().nullable(),
+  provider: z.string(),
+  status: z.enum(ATTEMPT_STATUSES).meta({
+    description: "`PENDING` while the provider decides (or the customer is on its page), " +
+      "`CANCELED` when a newer attempt or the payment's expiry gave it up.",
+  }),
+  failureCode: z.enum(FAILURE_CODES).nullable(),
+  createdAt: Timestamp,
+}).meta({ id: "PaymentAttempt", description: "One try at paying a payment." });
+export type PaymentAttempt = z.infer<typeof PaymentAttempt>;

@@ -24,6 +24,52 @@ export type ProviderOutcome =
   | { status: "SUCCEEDED" }
   | { status: "FAILED"; failureCode: FailureCode };
 
+/** How a customer pays (`paymentMethod`): the BLIK code on Paystead's page, or at the provider. */
+export const PAYMENT_METHODS = ["blik", "transfer", "card", "google_pay", "apple_pay"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** The methods paid on the provider's (or the bank's) page. */
+export type RedirectMethod = Exclude<PaymentMethod, "blik">;
+
+/** Whether a method is paid with a code on Paystead's page or on a page the customer is sent to. */
+export function flowOf(method: PaymentMethod): "code" | "redirect" {
+  return method === "blik" ? "code" : "redirect";
+}
+
+/** What the customer chose for an attempt: a BLIK code, a bank to transfer from, or a method. */
+export type MethodChoice =
+  | { method: "blik"; code: string }
+  | { method: "transfer"; bank: string }
+  | { method: Exclude<RedirectMethod, "transfer"> };
+
+/** The bank a choice names, null for any method but a transfer. */
+export function bankOf(choice: MethodChoice): string | null {
+  return choice.method === "transfer" ? choice.bank : null;
+}
+
+/** Whether a provider offers a method (or bank) now; a DISABLED one is never shown. */
+export type OfferStatus = "ENABLED" | "TEMPORARY_DISABLED" | "DISABLED";
+
+/** A bank of pay-by-link transfers, as the provider offers it. */
+export interface OfferedBank {
+  /** The provider's code of the bank, sent back in a choice. */
+  bank: string;
+  name: string;
+  logoUrl: string | null;
+  status: OfferStatus;
+  /** Minor units; undefined: no bound. */
+  minAmount?: number;
+  maxAmount?: number;
+}
+
+/** A method the provider offers, with its banks for `transfer`. */
+export interface OfferedMethod {
+  method: PaymentMethod;
+  status: OfferStatus;
+  minAmount?: number;
+  maxAmount?: number;
+  banks?: OfferedBank[];
+}
+
 /** A line of what the customer pays for, as the provider shows it. */
 interface ProductLine {
   name: string;
@@ -31,27 +77,38 @@ interface ProductLine {
   quantity: number;
 }
 
-/** A request to take a payment with the customer's 6-digit instant-payment code. */
+/** A request to take a payment by the method the customer chose. */
 export interface AuthorizationRequest {
   /** This attempt's id: the provider's external order id, so a repeat is recognised. */
   attemptId: string;
   paymentId: string;
   amount: number;
   currency: string;
-  code: string;
+  method: MethodChoice;
   description: string;
   /** The customer's address, as the request reached us through trusted proxies. */
   customerIp: string;
   buyerEmail: string | null;
   products: ProductLine[];
+  /** The language of the page the customer paid on; a provider's page speaks it too. */
+  language: "pl" | "en";
+  /** Where a redirect method sends the customer back: `/pay/{paymentId}/return`. */
+  returnUrl: string;
+  /** How long a redirect method's order may wait for the customer, in seconds. */
+  validForSeconds: number;
 }
 
-/** The provider's first answer to an authorisation. */
-export interface AuthorizationAnswer {
-  /** The provider's id of the order, when it made one. */
-  reference: string | null;
-  outcome: ProviderOutcome;
-}
+/**
+ * The provider's first answer to an authorisation: an outcome (a code's), or the page to send the
+ * customer to (a redirect method's), the attempt undecided until the provider says.
+ */
+export type AuthorizationAnswer =
+  | {
+    /** The provider's id of the order, when it made one. */
+    reference: string | null;
+    outcome: ProviderOutcome;
+  }
+  | { reference: string | null; redirectUrl: string };
 
 /** An attempt as the provider knows it: our id and, once answered, the provider's. */
 export interface AttemptReference {
@@ -76,7 +133,9 @@ export interface RefundRequest {
   /** The refund's id: the provider's external refund id, so it is never refunded twice. */
   idempotencyKey: string;
   paymentId: string;
-  /** The provider's id of the order that took the payment (the succeeded attempt's). */
+  /** The attempt whose money is given back: the provider's external order id. */
+  attemptId: string;
+  /** The provider's id of the order that took the money (that attempt's). */
   paymentReference: string | null;
   amount: number;
   currency: string;
@@ -201,13 +260,18 @@ export interface PaymentProvider {
   readonly connectionTest: (() => Promise<ConnectionTest>) | null;
   /** The checks `doctor` runs on it in `environment` (its credentials, a test setup). */
   doctorChecks(environment: Environment): Promise<DoctorProblem[]>;
-  /** Sends the customer's code to the provider. */
+  /** The methods it offers now in `currency`, bank names in `language` (cached by the caller). */
+  paymentMethods(currency: string, language: "pl" | "en"): Promise<OfferedMethod[]>;
+  /** Sends the customer's choice to the provider: a code to charge, or an order to pay at its page. */
   authorize(request: AuthorizationRequest): Promise<AuthorizationAnswer>;
   /** Asks what became of an attempt; null when the provider has no order for it. */
   lookup(
     attempt: AttemptReference,
   ): Promise<{ reference: string; outcome: ProviderOutcome } | null>;
-  /** Gives up an order still undecided past its validity. */
+  /**
+   * Gives up an undecided order: past its validity, or a redirect method's the customer left
+   * for another attempt. Throws when the provider refused (the order may be paid: ask `lookup`).
+   */
   cancel(attempt: AttemptReference): Promise<void>;
   /** Asks the provider to refund part or all of a succeeded payment. */
   refund(request: RefundRequest): Promise<RefundAnswer>;

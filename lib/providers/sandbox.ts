@@ -4,6 +4,7 @@ import type {
   AuthorizationRequest,
   DoctorProblem,
   FailureCode,
+  OfferedMethod,
   PaymentProvider,
   ProviderDescription,
   ProviderOutcome,
@@ -16,6 +17,9 @@ import type {
 } from "./mod.ts";
 import { ProviderHealth } from "./health.ts";
 import { PAYU_STATEMENT } from "./payu/statement.ts";
+
+/** The simulator's name: PAYMENT_PROVIDER's value and each of its attempts' provider. */
+export const SIMULATOR_NAME = "sandbox";
 
 /** How long the `600600` code leaves a payment processing before it times out. */
 export const SANDBOX_TIMEOUT_MS = 10_000;
@@ -31,11 +35,27 @@ export const SANDBOX_TEST_CODES = [
   { code: "other", example: "123456", result: "FAILED", failureCode: "invalid_code" },
 ] as const;
 
+/**
+ * The simulator's banks for transfers: two that take payments and one shown as temporarily
+ * unavailable, as a real bank under maintenance is.
+ */
+export const SANDBOX_BANKS = [
+  { bank: "test_bank_a", name: "Test Bank A", status: "ENABLED" },
+  { bank: "test_bank_b", name: "Test Bank B", status: "ENABLED" },
+  { bank: "test_bank_c", name: "Test Bank C", status: "TEMPORARY_DISABLED" },
+] as const;
+
+/** Where the simulator sends a customer who chose a redirect method: its own "bank" page. */
+export function sandboxRedirectPath(attemptId: string): string {
+  return `/sandbox/redirect/${attemptId}`;
+}
+
 /** The offer metadata key that makes the sandbox decline a subscription's renewals. */
 export const SANDBOX_RENEWAL_KEY = "sandboxRenewal";
 
 /**
- * Simulates an instant-payment method with PayU's and Adyen's test-code conventions. Refunds of
+ * Simulates BLIK with PayU's and Adyen's test-code conventions, and transfers, cards, Google Pay
+ * and Apple Pay through a page of its own (three test banks). Refunds of
  * amounts ending in 99 minor units are declined, others succeed; renewals succeed unless the
  * offer's metadata says `sandboxRenewal: "fail"`. Every answer depends only on the request, and
  * the reference it returns carries the answer, so `lookup` repeats it from any process and a
@@ -44,7 +64,7 @@ export const SANDBOX_RENEWAL_KEY = "sandboxRenewal";
  * as PayU, production's first provider, writes them.
  */
 export class SandboxProvider implements PaymentProvider {
-  readonly name = "sandbox";
+  readonly name = SIMULATOR_NAME;
   readonly health = new ProviderHealth();
   readonly orderValidityMs: number;
   readonly renewals: RecurringCharges = {
@@ -75,8 +95,32 @@ export class SandboxProvider implements PaymentProvider {
     return Promise.resolve([]);
   }
 
-  authorize({ attemptId, code }: AuthorizationRequest): Promise<AuthorizationAnswer> {
-    const outcome = decide(code);
+  paymentMethods(): Promise<OfferedMethod[]> {
+    return Promise.resolve([
+      { method: "blik", status: "ENABLED" },
+      {
+        method: "transfer",
+        status: "ENABLED",
+        banks: SANDBOX_BANKS.map((bank) => ({ ...bank, logoUrl: `/static/bank_${bank.bank}.svg` })),
+      },
+      { method: "card", status: "ENABLED" },
+      { method: "google_pay", status: "ENABLED" },
+      { method: "apple_pay", status: "ENABLED" },
+    ]);
+  }
+
+  /**
+   * A code is decided at once; any other method is an order the customer pays on the sandbox's
+   * redirect page, undecided (PENDING) until they choose there (lib/payments/sandbox_redirect.ts).
+   */
+  authorize({ attemptId, method }: AuthorizationRequest): Promise<AuthorizationAnswer> {
+    if (method.method !== "blik") {
+      return Promise.resolve({
+        reference: `${REFERENCE_PREFIX}PENDING:${attemptId}`,
+        redirectUrl: sandboxRedirectPath(attemptId),
+      });
+    }
+    const outcome = decide(method.code);
     return Promise.resolve({
       reference: `${REFERENCE_PREFIX}${encodeOutcome(outcome)}:${attemptId}`,
       outcome,

@@ -6,10 +6,12 @@ import { currencyDigits, isCurrency, MAX_AMOUNT } from "../money.ts";
 export const MAX_STATEMENT_BYTES = 10 * 1024 * 1024;
 /** The longest header line: a statement's few column names take far less. */
 export const MAX_HEADER_CHARS = 4096;
-/** The most columns a header may have: PayU's statements have about a dozen to choose from. */
+/** The most columns a header may have: a provider's statement has about a dozen to choose from. */
 export const MAX_COLUMNS = 64;
 /** The longest record (line) after the header. */
 const MAX_RECORD_CHARS = 16 * 1024;
+/** The most bytes of the statement decoded and parsed at a time. */
+const PIECE_BYTES = 16 * 1024;
 /** How many operations `readStatement` hands over at a time. */
 export const OPERATION_BATCH = 500;
 /** How many of a header's column names a message quotes. */
@@ -225,16 +227,21 @@ async function* textOf(
     return text;
   };
   for await (const chunk of body) {
-    const part = chunk.subarray(0, MAX_STATEMENT_BYTES + 1 - bytes);
-    bytes += part.byteLength;
-    const text = decoder.decode(part, { stream: true });
-    if (bytes > MAX_STATEMENT_BYTES) {
-      throw invalid(
-        lines + newlinesIn(text),
-        `the statement is larger than 10 MiB; download ${dialect.source}'s statement of a shorter period.`,
-      );
+    // NOTE: a body already received comes as one chunk of up to 10 MiB; the parser works through
+    // each piece it is given without a pause, so it gets them small.
+    for (let at = 0; at < chunk.byteLength; at += PIECE_BYTES) {
+      const part = chunk.subarray(at, Math.min(at + PIECE_BYTES, chunk.byteLength))
+        .subarray(0, MAX_STATEMENT_BYTES + 1 - bytes);
+      bytes += part.byteLength;
+      const text = decoder.decode(part, { stream: true });
+      if (bytes > MAX_STATEMENT_BYTES) {
+        throw invalid(
+          lines + newlinesIn(text),
+          `the statement is larger than 10 MiB; download ${dialect.source}'s statement of a shorter period.`,
+        );
+      }
+      yield checked(text);
     }
-    yield checked(text);
   }
   yield checked(decoder.decode());
 }

@@ -1,11 +1,11 @@
+import { REFUNDS_JOB } from "../jobs.ts";
 import { type ClaimedRefund, claimPendingRefunds, nextPendingRefundAt } from "../../db/refunds.ts";
 import type { Services } from "../context.ts";
 import { withDeadline } from "../deadline.ts";
 import { errorFields } from "../log.ts";
 import type { RefundAnswer } from "../providers/mod.ts";
-import { findSucceededReference } from "../../db/payment_attempts.ts";
 import type { ScheduledJob } from "../scheduler.ts";
-import { applyRefundAnswer, REFUNDS_JOB } from "./mod.ts";
+import { applyRefundAnswer } from "./mod.ts";
 
 /** How long a claim keeps other processes off a refund; longer than a provider call may take. */
 const LEASE_MS = 60_000;
@@ -20,7 +20,8 @@ async function sendRefund(services: Services, refund: ClaimedRefund): Promise<vo
   const request = {
     idempotencyKey: refund.public_id,
     paymentId: refund.payment_public_id,
-    paymentReference: await findSucceededReference(services.store.db, refund.payment_id),
+    attemptId: refund.attempt_public_id ?? refund.payment_public_id,
+    paymentReference: refund.attempt_provider_ref,
     amount: refund.amount,
     currency: refund.currency,
     reason: refund.reason,

@@ -1,3 +1,4 @@
+import { REFUNDS_JOB } from "../jobs.ts";
 import type { Kysely } from "kysely";
 import { findPayment } from "../../db/payments.ts";
 import {
@@ -27,9 +28,6 @@ import type { CreateRefundRequest, Refund } from "./schemas.ts";
 import { canTransition, MILESTONE_COLUMN, type RefundStatus, TRANSITION_EVENT } from "./status.ts";
 
 export type { RefundRecord };
-
-/** The scheduled job that sends pending refunds to the provider (see jobs.ts). */
-export const REFUNDS_JOB = "refunds";
 
 /** The API form of a refund. */
 export function toRefund(row: RefundRecord): Refund {
@@ -113,6 +111,7 @@ export async function createRefund(
       reason: input.reason ?? null,
       failure_code: null,
       provider_ref: null,
+      attempt_id: null,
       locked_until: services.clock.now(),
       created_at: now,
       updated_at: now,
@@ -128,6 +127,62 @@ export async function createRefund(
     afterCommit(trx, () => services.scheduler.wake(REFUNDS_JOB, services.clock.now()));
     return refund;
   });
+}
+
+/** Why money an attempt took is given back at once, without anyone asking (`refundAttempt`). */
+export const AUTOMATIC_REFUND_REASONS = {
+  /** The payment was paid already, through another attempt. */
+  duplicate: "duplicate_payment",
+  /** The payment had ended unpaid (failed, expired or canceled) when the money came. */
+  late: "late_payment",
+} as const;
+
+/**
+ * Gives back in full, at once, what an attempt took for a payment that cannot keep it: paid
+ * already through another attempt (`duplicate_payment`), or ended unpaid (`late_payment`). The
+ * refund names the attempt, so the provider returns that attempt's money; it is not part of the
+ * payment's `amountRefunded`, which counts what the merchant gave back of the sale. Writes
+ * `refund.created` in `trx`; the refunds job sends it. `now` is the organisation's time.
+ */
+export async function refundAttempt(
+  trx: Kysely<EnvironmentSchema>,
+  services: Services,
+  payment: PaymentRecord,
+  attempt: { id: number; public_id: string },
+  now: number,
+): Promise<void> {
+  const reason = payment.status === "SUCCEEDED"
+    ? AUTOMATIC_REFUND_REASONS.duplicate
+    : AUTOMATIC_REFUND_REASONS.late;
+  services.log.warn("an attempt took money the payment cannot keep; refunding it in full", {
+    paymentId: payment.public_id,
+    attemptId: attempt.public_id,
+    status: payment.status,
+    reason,
+  });
+  const row = await insertRefund(trx, {
+    public_id: newId("refund"),
+    org_id: payment.org_id,
+    payment_id: payment.id,
+    attempt_id: attempt.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    status: "PENDING",
+    reason,
+    failure_code: null,
+    provider_ref: null,
+    locked_until: services.clock.now(),
+    created_at: now,
+    updated_at: now,
+  });
+  await recordEvent(trx, {
+    orgId: payment.org_id,
+    type: "refund.created",
+    environment: services.environment,
+    createdAt: now,
+    data: toRefund({ ...row, payment_public_id: payment.public_id }),
+  });
+  afterCommit(trx, () => services.scheduler.wake(REFUNDS_JOB, services.clock.now()));
 }
 
 /** Gets one of the organisation's refunds or throws 404. */
@@ -206,7 +261,9 @@ async function recordRefundResult(
   });
   if (!updated) return;
   // NOTE: released only by the compare-and-set winner, so a failure is given back exactly once.
-  if (to === "FAILED") await releasePaymentRefund(trx, refund.payment_id, refund.amount, now);
+  if (to === "FAILED" && refund.attempt_id === null) {
+    await releasePaymentRefund(trx, refund.payment_id, refund.amount, now);
+  }
   await recordEvent(trx, {
     orgId: refund.org_id,
     type: TRANSITION_EVENT[to],

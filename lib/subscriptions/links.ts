@@ -1,3 +1,4 @@
+import { PAYMENT_DEADLINES_JOB, SUBSCRIPTION_RENEWALS_JOB } from "../jobs.ts";
 import type { Kysely } from "kysely";
 import { findOffersByIds } from "../../db/offers.ts";
 import { findOpenAttempt } from "../../db/payment_attempts.ts";
@@ -22,14 +23,8 @@ import type { Services } from "../context.ts";
 import { queueRenewalEmail } from "../emails/outbox.ts";
 import { newId } from "../ids.ts";
 import type { PaymentTransitionHook } from "../payments/hooks.ts";
-import { insertPendingPayment, PAYMENT_DEADLINES_JOB, transition } from "../payments/mod.ts";
-import {
-  changeSubscription,
-  cycleOf,
-  endSubscription,
-  renewalPaymentFields,
-  SUBSCRIPTION_RENEWALS_JOB,
-} from "./mod.ts";
+import { insertPendingPayment, transition } from "../payments/mod.ts";
+import { changeSubscription, cycleOf, endSubscription, renewalPaymentFields } from "./mod.ts";
 import { period } from "./periods.ts";
 import { linkSchedule, nextRenewalAt, stepAfter } from "./link_schedule.ts";
 import type { SubscriptionStatus } from "./status.ts";

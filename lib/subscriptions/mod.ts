@@ -29,9 +29,6 @@ import {
 
 export type { SubscriptionRecord };
 
-/** The scheduled job that charges renewals and ends subscriptions (see renewals.ts). */
-export const SUBSCRIPTION_RENEWALS_JOB = "subscription-renewals";
-
 /** The API form of a subscription. */
 export function toSubscription(row: SubscriptionRecord): Subscription {
   const canceled = row.status === "CANCELED";

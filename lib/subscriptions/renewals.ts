@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_RENEWALS_JOB } from "../jobs.ts";
 import type { Kysely } from "kysely";
 import { findPayment } from "../../db/payments.ts";
 import type { EnvironmentSchema } from "../../db/schema.ts";
@@ -24,13 +25,7 @@ import { insertPendingPayment, transition } from "../payments/mod.ts";
 import type { RecurringChargeResult, RecurringCharges } from "../providers/mod.ts";
 import type { ScheduledJob } from "../scheduler.ts";
 import { runLinkRenewals } from "./links.ts";
-import {
-  changeSubscription,
-  cycleOf,
-  endSubscription,
-  renewalPaymentFields,
-  SUBSCRIPTION_RENEWALS_JOB,
-} from "./mod.ts";
+import { changeSubscription, cycleOf, endSubscription, renewalPaymentFields } from "./mod.ts";
 import { period } from "./periods.ts";
 import { MAX_RENEWAL_ATTEMPTS, RENEWAL_RETRY_DELAYS_MS } from "./status.ts";
 

@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_RENEWALS_JOB } from "../jobs.ts";
 import { findOffersByIds } from "../../db/offers.ts";
 import { isRenewalPayment } from "../../db/subscription_renewals.ts";
 import { insertSubscription, type SubscriptionRecord } from "../../db/subscriptions.ts";
@@ -7,7 +8,7 @@ import { recordEvent } from "../events.ts";
 import { newId } from "../ids.ts";
 import type { RecurringInterval } from "../offers.ts";
 import { nextRenewalAt } from "./link_schedule.ts";
-import { SUBSCRIPTION_RENEWALS_JOB, toSubscription } from "./mod.ts";
+import { toSubscription } from "./mod.ts";
 import { period } from "./periods.ts";
 
 /**

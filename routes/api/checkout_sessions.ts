@@ -120,7 +120,8 @@ export const checkoutSessions = createApiRouter()
       operationId: "completeCheckoutSession",
       summary: "Pay a checkout session with a test code (sandbox)",
       description: "Sandbox only (403 `sandbox_only` in production). One payment attempt with " +
-        "the code, exactly as the customer's would be: a failing code leaves the session OPEN " +
+        "the code (or a redirect `method` with its `result`), exactly as the customer's would " +
+        "be: a failing code leaves the session OPEN " +
         "with `paymentId` naming the FAILED payment; 409 `session_already_completed` once paid.",
       tags: [...tags, "Sandbox"],
       parameters: [idempotencyHeader],
@@ -137,8 +138,7 @@ export const checkoutSessions = createApiRouter()
       answered(
         c,
         200,
-        (ctx) =>
-          completeCheckoutSession(ctx, c.req.valid("param").sessionId, c.req.valid("json").code),
+        (ctx) => completeCheckoutSession(ctx, c.req.valid("param").sessionId, c.req.valid("json")),
         (session) => toCheckoutSession(session, c.get("ctx").services.config.publicUrl),
       ),
   );

@@ -1,17 +1,14 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createPayment } from "../../lib/payments/create.ts";
-import {
-  cancelPayment,
-  completePayment,
-  getApiPayment,
-  listPayments,
-  toPayment,
-} from "../../lib/payments/mod.ts";
+import { listPaymentAttempts, toPaymentAttempt } from "../../lib/payments/attempt_list.ts";
+import { getApiPayment, listPayments, toPayment } from "../../lib/payments/mod.ts";
+import { cancelPayment, completePayment } from "../../lib/payments/pay.ts";
 import {
   CompleteRequest,
   CreatePaymentRequest,
   ListPaymentsQuery,
   Payment,
+  PaymentAttempt,
 } from "../../lib/payments/schemas.ts";
 import type { AppEnv } from "../env.ts";
 import { answered, jsonText, keyed } from "./answers.ts";
@@ -140,10 +137,12 @@ export const payments = createApiRouter()
       method: "post",
       path: "/{paymentId}/complete",
       operationId: "completePayment",
-      summary: "Complete a payment with a test code (sandbox)",
-      description: "Sandbox only (403 `sandbox_only` in production). `777xxx` succeeds; `500500` " +
-        "declines; `700701`/`700702`/`700703` fail as expired/canceled/already used; `600600` " +
-        "stays PROCESSING, then fails with `timeout`; any other 6 digits fail with `invalid_code`.",
+      summary: "Complete a payment with a test code or method (sandbox)",
+      description: "Sandbox only (403 `sandbox_only` in production). With a BLIK `code`: " +
+        "`777xxx` succeeds; `500500` declines; `700701`/`700702`/`700703` fail as " +
+        "expired/canceled/already used; `600600` stays PROCESSING, then fails with `timeout`; " +
+        "any other 6 digits fail with `invalid_code`. With a redirect `method` and `result` " +
+        "(`succeeded` or `declined`): as the customer would on the sandbox's page.",
       tags: [...tags, "Sandbox"],
       parameters: [idempotencyHeader],
       request: {
@@ -159,7 +158,27 @@ export const payments = createApiRouter()
       answered(
         c,
         200,
-        (ctx) => completePayment(ctx, c.req.valid("param").paymentId, c.req.valid("json").code),
+        (ctx) => completePayment(ctx, c.req.valid("param").paymentId, c.req.valid("json")),
         (payment) => toPayment(payment, c.get("ctx").services.config.publicUrl),
       ),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{paymentId}/attempts",
+      operationId: "listPaymentAttempts",
+      summary: "List a payment's attempts",
+      description: "Every try at paying it, oldest first: the method (and bank), the provider, " +
+        "its status and failure code. The attempt id is the order id a provider's statement shows.",
+      tags,
+      request: { params: PaymentIdParam },
+      responses: {
+        200: listResponse("The payment's attempts, oldest first.", PaymentAttempt, "AttemptList"),
+        ...errors(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const attempts = await listPaymentAttempts(c.get("ctx"), c.req.valid("param").paymentId);
+      return c.json({ data: attempts.map(toPaymentAttempt), hasMore: false }, 200);
+    },
   );

@@ -74,6 +74,10 @@ export class RecordingProvider implements PaymentProvider {
   doctorChecks() {
     return this.#sandbox.doctorChecks();
   }
+  paymentMethods(...args: Parameters<SandboxProvider["paymentMethods"]>) {
+    return this.#sandbox.paymentMethods(...args);
+  }
+
   authorize(request: AuthorizationRequest) {
     return this.#sandbox.authorize(request);
   }
@@ -131,6 +135,10 @@ export class LinkOnlyProvider implements PaymentProvider {
 
   doctorChecks() {
     return this.#sandbox.doctorChecks();
+  }
+
+  paymentMethods(...args: Parameters<SandboxProvider["paymentMethods"]>) {
+    return this.#sandbox.paymentMethods(...args);
   }
 
   authorize(request: AuthorizationRequest) {

@@ -7,6 +7,7 @@ import {
   type ConnectionTest,
   type DoctorProblem,
   type FailureCode,
+  type OfferedMethod,
   type PaymentProvider,
   type ProviderDescription,
   type ProviderOutcome,
@@ -20,6 +21,7 @@ import type { PayuConfig } from "./config.ts";
 import { payuDoctorChecks } from "./doctor.ts";
 import { type Fetch, type PayuAnswer, send } from "./http.ts";
 import { payuNotifications } from "./notifications.ts";
+import { methodsOf, payByLinkValue } from "./methods.ts";
 import { PayuTokens } from "./oauth.ts";
 import { PAYU_STATEMENT } from "./statement.ts";
 import { payuTestReason } from "./test_setup.ts";
@@ -30,6 +32,7 @@ import {
   OrderCreateResponse,
   OrderRetrieveResponse,
   type OrderStatus,
+  PayMethodsResponse,
   Refund,
   RefundCreateResponse,
   type RefundStatus,
@@ -67,7 +70,8 @@ class PayuAnswerError extends Error {
 }
 
 /**
- * PayU REST API v2.1 with BLIK authorisation codes ("transparent BLIK"): one order per attempt,
+ * PayU REST API v2.1 with BLIK authorisation codes ("transparent BLIK") and pay-by-link
+ * methods (banks, card, Google Pay, Apple Pay) on PayU's pages: one order per attempt,
  * `extOrderId` = the attempt id, `extRefundId` = the refund id. Its decisions arrive by
  * notification (lib/providers/payu/notifications.ts) or by `lookup`. PayU holds no token to
  * charge renewals with, so it has no `renewals`. Merchants reconcile its statements
@@ -115,7 +119,23 @@ export class PayuProvider implements PaymentProvider {
     return payuDoctorChecks(this.config, this.#fetch, environment);
   }
 
+  async paymentMethods(_currency: string, language: "pl" | "en"): Promise<OfferedMethod[]> {
+    // PayU's POS has one currency: its methods are what it offers, whatever was asked.
+    const answer = await this.#call("GET", `/api/v2_1/paymethods?lang=${language}`);
+    const parsed = PayMethodsResponse.safeParse(answer.body);
+    if (answer.status !== 200 || !parsed.success) {
+      throw new PayuAnswerError("the payment methods", answer);
+    }
+    return methodsOf(parsed.data.payByLinks);
+  }
+
+  /**
+   * One order per attempt. A BLIK code goes with the order (transparent BLIK) and PayU decides;
+   * any other method is an order whose `redirectUri` (read from the answer, never followed) is
+   * the page the customer pays on, with `continueUrl` to come back.
+   */
   async authorize(request: AuthorizationRequest): Promise<AuthorizationAnswer> {
+    const { method } = request;
     const order: OrderCreateRequest = {
       notifyUrl: this.#notifyUrl,
       customerIp: request.customerIp,
@@ -124,22 +144,38 @@ export class PayuProvider implements PaymentProvider {
       currencyCode: request.currency,
       totalAmount: String(request.amount),
       extOrderId: request.attemptId,
-      ...(request.buyerEmail === null ? {} : { buyer: { email: request.buyerEmail } }),
+      ...((request.buyerEmail !== null || method.method !== "blik") && {
+        buyer: {
+          ...(request.buyerEmail !== null && { email: request.buyerEmail }),
+          // PayU's pages speak the customer's language; a BLIK code never shows one.
+          ...(method.method !== "blik" && { language: request.language }),
+        },
+      }),
       products: request.products.map((line) => ({
         name: line.name,
         unitPrice: String(line.unitPrice),
         quantity: String(line.quantity),
       })),
       payMethods: {
-        payMethod: { type: "PBL", value: "blik", authorizationCode: request.code },
+        payMethod: method.method === "blik"
+          ? { type: "PBL", value: "blik", authorizationCode: method.code }
+          : { type: "PBL", value: payByLinkValue(method) },
       },
+      ...(method.method !== "blik" && {
+        continueUrl: request.returnUrl,
+        validityTime: String(request.validForSeconds),
+      }),
     };
     const answer = await this.#call("POST", "/api/v2_1/orders", order, this.#timeouts.orderMs);
-    // A POS without transparent BLIK answers 302 towards PayU's page: the order exists, and is
-    // cancelled at its validity like any undecided order.
     if (answer.status === 201 || answer.status === 200 || answer.status === 302) {
       const created = OrderCreateResponse.safeParse(answer.body);
       if (!created.success) throw new PayuAnswerError("the order", answer);
+      if (method.method !== "blik") {
+        if (created.data.redirectUri === undefined) throw new PayuAnswerError("the order", answer);
+        return { reference: created.data.orderId, redirectUrl: created.data.redirectUri };
+      }
+      // A POS without transparent BLIK answers 302 towards PayU's page: the order exists, and is
+      // cancelled at its validity like any undecided order.
       return { reference: created.data.orderId, outcome: { status: "PENDING" } };
     }
     const failure = orderRefusal(answer);

@@ -137,11 +137,14 @@ export const Buyer = z.object({
 });
 export type Buyer = z.infer<typeof Buyer>;
 
-/** BLIK with the customer's code, in the shape the contract uses ("transparent BLIK"). */
-const BlikPblPayMethod = z.object({
+/**
+ * A pay-by-link method: a bank's value, `c` (card), `ap` (Google Pay), `jp` (Apple Pay), or
+ * `blik` with the customer's code, in the shape the contract uses ("transparent BLIK").
+ */
+const PblPayMethod = z.object({
   type: z.literal("PBL"),
-  value: z.literal("blik"),
-  authorizationCode: z.string(),
+  value: z.string().min(1),
+  authorizationCode: z.string().optional(),
 });
 
 /** BLIK with the customer's code, in the newer documented shape (the code is `value`). */
@@ -153,7 +156,7 @@ const BlikAuthorizationCodePayMethod = z.object({
 });
 
 /** The payment method chosen on the merchant's page. */
-const PayMethod = z.union([BlikPblPayMethod, BlikAuthorizationCodePayMethod]);
+const PayMethod = z.union([PblPayMethod, BlikAuthorizationCodePayMethod]);
 type PayMethod = z.infer<typeof PayMethod>;
 
 /** OrderCreateRequest. */
@@ -178,10 +181,13 @@ export type OrderCreateRequest = z.infer<typeof OrderCreateRequest>;
 export function blikCodeOf(request: OrderCreateRequest): string | null {
   const method = request.payMethods?.payMethod;
   if (!method) return null;
-  return method.type === "PBL" ? method.authorizationCode : method.value;
+  return method.type === "PBL" ? method.authorizationCode ?? null : method.value;
 }
 
-/** 201 answer (BLIK code given: no redirect); `redirectUri` only when PayU wants one. */
+/**
+ * The answer to a create: 201 for a BLIK code (no redirect), 302 (or 201) with `redirectUri`, the
+ * page the customer pays on, for a pay-by-link method.
+ */
 export const OrderCreateResponse = z.object({
   status: Status,
   orderId: z.string().min(1),
@@ -189,6 +195,28 @@ export const OrderCreateResponse = z.object({
   redirectUri: z.string().optional(),
 });
 export type OrderCreateResponse = z.infer<typeof OrderCreateResponse>;
+
+// --- GET /api/v2_1/paymethods ---
+
+/** Whether PayU offers a pay-by-link method now. */
+export const PayMethodStatus = z.enum(["ENABLED", "DISABLED", "TEMPORARY_DISABLED"]);
+
+/** One pay-by-link method: a bank, card (`c`), Google Pay (`ap`), Apple Pay (`jp`), BLIK. */
+export const PayByLink = z.object({
+  value: z.string().min(1),
+  name: z.string(),
+  brandImageUrl: z.string().optional(),
+  status: PayMethodStatus,
+  /** Minor units. */
+  minAmount: z.number().optional(),
+  maxAmount: z.number().optional(),
+});
+export type PayByLink = z.infer<typeof PayByLink>;
+
+/** The answer of `GET /api/v2_1/paymethods`: the POS's methods for a new order. */
+export const PayMethodsResponse = z.object({
+  payByLinks: z.array(PayByLink).default([]),
+});
 
 // --- GET /api/v2_1/orders/{orderId} and /api/v2_1/orders/ext/{extOrderId} ---
 

@@ -1,3 +1,4 @@
+import { WEBHOOK_DELIVERY_JOB } from "../../jobs.ts";
 import {
   extendLeasesStatements,
   findEndpointRowsWithDueDeliveries,
@@ -23,9 +24,6 @@ import { planFanOut } from "./fan_out.ts";
 import { type AttemptReport, disableEndpoints, planRecording } from "./outcomes.ts";
 import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "./sender.ts";
 import { webhookHeaders } from "../signing.ts";
-
-/** The scheduled job that sends due retries and recovers attempts whose process died. */
-const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
 
 /** Tuning of the delivery queue (tests shorten the attempt timeout and pin the jitter). */
 export interface WebhookDeliveryOptions {

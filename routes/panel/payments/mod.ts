@@ -3,7 +3,7 @@ import { h } from "preact";
 import type { Services } from "../../../lib/context.ts";
 import { resendCustomerEmail } from "../../../lib/emails/outbox.ts";
 import { loadPaymentList, refundFromForm, reviewRefund } from "../../../lib/panel/payments.ts";
-import { cancelPayment, completePayment } from "../../../lib/payments/mod.ts";
+import { cancelPayment, completePayment } from "../../../lib/payments/pay.ts";
 import { cancelSubscription } from "../../../lib/subscriptions/mod.ts";
 import { allow } from "../kit/access.ts";
 import { can } from "../../../lib/accounts/access.ts";
@@ -76,7 +76,7 @@ export function createPaymentArea(services: Services): Hono<PanelEnv> {
     .post("/:paymentId/complete", allow(services, "developers"), async (c) => {
       const paymentId = c.req.param("paymentId");
       const form = await readForm(c);
-      await completePayment(orgCtx(c), paymentId, field(form, "code"));
+      await completePayment(orgCtx(c), paymentId, { code: field(form, "code") });
       return redirectWith(c, `/panel/payments/${paymentId}`, "completed");
     });
 }
