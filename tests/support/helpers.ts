@@ -16,7 +16,7 @@ import {
   createFakePayu,
   type FakePayu,
   type FakePayuSwitchesPatch,
-} from "../../lib/providers/payu/fake/mod.ts";
+} from "../../fakes/payu/mod.ts";
 import type { Fetch } from "../../lib/providers/payu/http.ts";
 import type { PayuTimeouts } from "../../lib/providers/payu/provider.ts";
 import { SandboxProvider } from "../../lib/providers/sandbox.ts";
