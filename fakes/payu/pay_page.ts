@@ -129,7 +129,7 @@ ${
 </dl>`;
   const switcher = `<p><a href="${
     escapeHtml(`${self}&lang=${other}`)
-  }" hreflang="${other}" lang="${other}">${TEXT[other].other}</a></p>`;
+  }" hreflang="${other}" lang="${other}">${text.other}</a></p>`;
   const body = undecided(order) ? form(ctx, order, lang, self, methodError) : decided(order, lang);
   return htmlPage(
     lang,
