@@ -53,6 +53,8 @@ Commands:
                                     apply an exported file; safe to run twice
   fake-payu [--port N] [--notify-delay D] ...
                                     a fake PayU for trying production locally (--help)
+  fake-p24 [--port N] [--notify-delay D] ...
+                                    a fake Przelewy24, likewise (--help)
 ${DEVTOOLS_USAGE}
 
 Every command takes --env and --data-dir; settings come from environment variables
