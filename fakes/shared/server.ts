@@ -25,6 +25,7 @@ export async function listen(
   let refusedUntil = 0;
   let reopening: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
+  const draining = new Set<Deno.HttpServer<Deno.NetAddr>>();
   return {
     url: `http://${options.hostname}:${port}`,
     port,
@@ -34,10 +35,11 @@ export async function listen(
       if (reopening !== null) clearTimeout(reopening);
       // NOTE: the answer to the request that asked for the outage leaves before the listener goes.
       const current = server;
-      setTimeout(() => void current.shutdown(), 0);
+      draining.add(current);
+      setTimeout(() => void current.shutdown().then(() => draining.delete(current)), 0);
+      // The old server may still be finishing a hung request; its listener is already gone.
       reopening = setTimeout(async () => {
         reopening = null;
-        await current.finished;
         if (!closed) server = await serve(handler, options.hostname, port);
       }, ms);
     },
@@ -45,7 +47,7 @@ export async function listen(
     async close() {
       closed = true;
       if (reopening !== null) clearTimeout(reopening);
-      await server.shutdown();
+      await Promise.all([...new Set([...draining, server])].map((old) => old.shutdown()));
     },
   };
 }
