@@ -53,6 +53,8 @@ Commands:
                                     apply an exported file; safe to run twice
   fake-payu [--port N] [--notify-delay D] ...
                                     a fake PayU for trying production locally (--help)
+  fake-p24 [--port N] [--notify-delay D] ...
+                                    a fake Przelewy24, likewise (--help)
 ${DEVTOOLS_USAGE}
 
 Every command takes --env and --data-dir; settings come from environment variables
@@ -297,6 +299,16 @@ async function run(words: string[], options: Options, config: Config): Promise<n
 }
 
 /**
+ * Runs a fake acquirer's command (fakes/cli.ts). Its URL is built at run time so that
+ * `deno compile` embeds none of fakes/ in the binaries: test tools, not Paystead.
+ */
+async function runFake(args: string[]): Promise<number> {
+  const fakes = new URL("./fakes/cli.ts", import.meta.url);
+  const { runFakeCommand } = await import(fakes.href);
+  return await runFakeCommand(args[0], args.slice(1));
+}
+
+/**
  * Runs the CLI with `args`; returns the exit code. A compiled binary passes the environment it
  * was built for, and refuses to be pointed at the other one.
  */
@@ -305,12 +317,8 @@ export async function main(
   built: { environment?: Environment } = {},
 ): Promise<number> {
   restrictUmask();
-  // The fake PayU is not Paystead: it takes its own flags and needs no configuration.
-  if (args[0] === "fake-payu" && !built.environment) {
-    return await (await import("./lib/providers/payu/fake/cli.ts")).runFakePayuCommand(
-      args.slice(1),
-    );
-  }
+  // The fakes are not Paystead: they take their own flags and need no configuration.
+  if (args[0]?.startsWith("fake-") && !built.environment) return await runFake(args);
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });

@@ -215,7 +215,6 @@ Deno.test("[surfaces] the pages, the other commands and the large packages used 
       // The other commands' modules: a server runs none of them.
       "lib/cli/mod.ts",
       "lib/ops/commands.ts",
-      "lib/providers/payu/fake/cli.ts",
       "lib/config_transfer/import.ts",
       "lib/config_transfer/export.ts",
       // The catalogues, Preact and the error page: the first page, e-mail or password loads them.
@@ -227,6 +226,8 @@ Deno.test("[surfaces] the pages, the other commands and the large packages used 
   ) {
     assert.ok(!reached.includes(`${root}${page}`), `${page} is imported at start`);
   }
+  // The fakes are not even in the graph (tests/compile_test.ts): no process loads them at start.
+  assert.deepEqual(reached.filter((specifier) => specifier.startsWith(`${root}fakes/`)), []);
   for (
     const name of [
       "exceljs",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startFakePayu } from "../lib/providers/payu/fake/mod.ts";
+import { startFakePayu } from "../fakes/payu/mod.ts";
 import {
   type ChildServer,
   freePort,

@@ -11,6 +11,10 @@ Deno.test("[fake payu cli] prints the PAYU_* variables and serves PayU's paths u
     "--signature-algorithm",
     "sha-256",
     "--drop",
+    "--pay-method",
+    "m=DISABLED",
+    "--pay-method",
+    "c=ENABLED:100-5000",
   ]);
   try {
     assert.deepEqual(fake.env, {
@@ -25,6 +29,10 @@ Deno.test("[fake payu cli] prints the PAYU_* variables and serves PayU's paths u
     assert.equal(switches.body.notifyDelayMs, 250);
     assert.equal(switches.body.signatureAlgorithm, "SHA-256");
     assert.equal(switches.body.dropNotifications, true);
+    assert.deepEqual(switches.body.payMethods, {
+      m: { status: "DISABLED" },
+      c: { status: "ENABLED", minAmount: 100, maxAmount: 5000 },
+    });
     const token = await fetch(`${fake.url}/pl/standard/user/oauth/authorize`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -44,6 +52,7 @@ Deno.test("[fake payu cli] a bad flag exits 2 with the usage", async () => {
       ["--notify-delay", "soon"],
       ["--port", "x"],
       ["--signature-algorithm", "SHA-3"],
+      ["--pay-method", "zz=DISABLED"],
       ["--nope"],
     ]
   ) {

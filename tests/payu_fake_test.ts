@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { verifyNotificationSignature } from "../lib/providers/payu/signature.ts";
-import { OrderNotification, RefundNotification } from "../lib/providers/payu/wire.ts";
 import {
   api,
   fakeWithReceiver,
   oauth,
   orderRequest,
+  payuSignature,
   tokenOf,
   waitFor,
 } from "./support/payu_fake_helpers.ts";
@@ -132,15 +131,11 @@ Deno.test("[fake payu] a 777xxx code: 201, PENDING then COMPLETED, both notified
       /^sender=checkout;signature=[0-9a-f]{32};algorithm=MD5;content=DOCUMENT$/,
     );
     assert.equal(
-      await verifyNotificationSignature(
-        notification.body,
-        notification.signature,
-        fake.credentials.secondKey,
-      ),
-      true,
+      notification.signature,
+      payuSignature(notification.body, fake.credentials.secondKey),
     );
   }
-  const completed = OrderNotification.parse(JSON.parse(received[1].body));
+  const completed = JSON.parse(received[1].body);
   assert.equal(completed.order.orderId, created.body.orderId);
   assert.equal(completed.order.extOrderId, request.extOrderId);
   assert.equal(completed.order.totalAmount, "1250");
@@ -353,7 +348,7 @@ Deno.test("[fake payu] an order without payMethods is a 302 to PayU's page, left
   );
   assert.equal(answer.status, 302);
   assert.equal(answer.headers.get("location"), answer.body.redirectUri);
-  assert.match(answer.body.redirectUri, /\/pl\/standard\/co\/summary\?orderId=/);
+  assert.match(answer.body.redirectUri, /^http:\/\/127\.0\.0\.1\/pay\/\?orderId=[A-Z0-9]+&token=/);
   assert.equal(answer.body.status.statusCode, "SUCCESS");
   await fake.idle();
   assert.equal(fake.orders()[0].status, "NEW");
@@ -436,7 +431,7 @@ Deno.test("[fake payu] refunds: PENDING, then FINALIZED and notified; extRefundI
   await t.step("FINALIZED, notified and retrievable", async () => {
     await fake.idle();
     const notification = received.find((n) => JSON.parse(n.body).refund !== undefined)!;
-    const parsed = RefundNotification.parse(JSON.parse(notification.body));
+    const parsed = JSON.parse(notification.body);
     assert.deepEqual([
       parsed.orderId,
       parsed.refund.refundId,
@@ -449,12 +444,8 @@ Deno.test("[fake payu] refunds: PENDING, then FINALIZED and notified; extRefundI
       "500",
     ]);
     assert.equal(
-      await verifyNotificationSignature(
-        notification.body,
-        notification.signature,
-        fake.credentials.secondKey,
-      ),
-      true,
+      notification.signature,
+      payuSignature(notification.body, fake.credentials.secondKey),
     );
     const one = await api(fake, "GET", `/api/v2_1/orders/${orderId}/refunds/${refundId}`);
     assert.equal(one.status, 200);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { startFakePayu } from "../lib/providers/payu/fake/mod.ts";
-import { toWireOrder } from "../lib/providers/payu/fake/state.ts";
+import { startFakePayu } from "../fakes/payu/mod.ts";
+import { toWireOrder } from "../fakes/payu/state.ts";
 import { signNotification } from "../lib/providers/payu/signature.ts";
 import {
   type ChildServer,

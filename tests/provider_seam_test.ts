@@ -38,7 +38,7 @@ const ALLOWED: { file: string; line: RegExp; why: string }[] = [
     why: "the provider list's import",
   },
   { file: "lib/config.ts", line: /^ {2}return \[sandbox, payu\] as const;$/, why: "the list" },
-  { file: "main.ts", line: /fake[- ]?payu/i, why: "the `fake-payu` command's wiring" },
+  { file: "main.ts", line: /fake[- ]?payu/i, why: "the `fake-payu` command's usage lines" },
   {
     file: "db/migrations/environment/0011_reconciliations.ts",
     line: /^ \* Records for the accountant: the reconciliations of PayU's statements/,

@@ -12,11 +12,7 @@ import { type Logger, silentLogger } from "../../lib/log.ts";
 import { type PasswordHasher, scryptHasher } from "../../lib/passwords.ts";
 import type { Plan } from "../../lib/plans.ts";
 import type { PaymentProvider } from "../../lib/providers/mod.ts";
-import {
-  createFakePayu,
-  type FakePayu,
-  type FakePayuSwitchesPatch,
-} from "../../lib/providers/payu/fake/mod.ts";
+import { createFakePayu, type FakePayu, type FakePayuSwitchesPatch } from "../../fakes/payu/mod.ts";
 import type { Fetch } from "../../lib/providers/payu/http.ts";
 import type { PayuTimeouts } from "../../lib/providers/payu/provider.ts";
 import { SandboxProvider } from "../../lib/providers/sandbox.ts";

@@ -1,9 +1,20 @@
 /** Talking to a fake PayU in tests: tokens, API calls, a notification receiver. */
-import {
-  createFakePayu,
-  type FakePayu,
-  type FakePayuOptions,
-} from "../../lib/providers/payu/fake/mod.ts";
+import { createHash } from "node:crypto";
+import { createFakePayu, type FakePayu, type FakePayuOptions } from "../../fakes/payu/mod.ts";
+
+/**
+ * The OpenPayu-Signature PayU documents for `body`, computed here and not by the fake:
+ * `sender=checkout;signature=hex(hash(body + second key));algorithm=ALG;content=DOCUMENT`.
+ */
+export function payuSignature(
+  body: string,
+  secondKey: string,
+  algorithm: "MD5" | "SHA-256" = "MD5",
+): string {
+  const hash = algorithm === "MD5" ? "md5" : "sha256";
+  const hex = createHash(hash).update(body + secondKey).digest("hex");
+  return `sender=checkout;signature=${hex};algorithm=${algorithm};content=DOCUMENT`;
+}
 
 /** A notification the in-process receiver got. */
 export interface ReceivedNotification {

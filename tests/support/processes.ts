@@ -1,4 +1,4 @@
-import { PAYU_SANDBOX_POS } from "../../lib/providers/payu/fake/mod.ts";
+import { PAYU_SANDBOX_POS } from "../../fakes/payu/mod.ts";
 /** Runs Paystead and baseline servers as child processes on 127.0.0.1 (crash tests, benchmarks). */
 
 /** A free TCP port on 127.0.0.1. */

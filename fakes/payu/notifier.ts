@@ -3,8 +3,8 @@
  * the second key in OpenPayu-Signature, sent again until the receiver answers 200. The
  * switches add duplicates, reordering (PENDING after the final status) and dropping.
  */
-import { signNotification } from "../signature.ts";
-import { FINAL_ORDER_STATUSES, type OrderNotification, type OrderStatus } from "../wire.ts";
+import { signatureHeader } from "./signature.ts";
+import { FINAL_ORDER_STATUSES, type OrderNotification, type OrderStatus } from "./wire.ts";
 import {
   type FakeOrder,
   type FakeRefund,
@@ -14,7 +14,7 @@ import {
   toWireOrder,
 } from "./state.ts";
 import type { FakePayuSwitches } from "./switches.ts";
-import type { Timers } from "./timers.ts";
+import type { Timers } from "../shared/timers.ts";
 
 /** How the fake reaches notify URLs: `fetch`, or an app's handler in-process. */
 export type NotifyFetch = (request: Request) => Promise<Response>;
@@ -106,7 +106,7 @@ export class Notifier {
 
   /** One delivery attempt; schedules the next one unless the receiver answered 200. */
   async #attempt(message: Message, attempt: number): Promise<void> {
-    const signature = signNotification(
+    const signature = signatureHeader(
       message.body,
       this.deps.secondKey,
       this.deps.switches().signatureAlgorithm,

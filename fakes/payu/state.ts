@@ -2,13 +2,19 @@
 import { customAlphabet } from "nanoid";
 import type {
   Buyer,
-  Order,
   OrderStatus,
   Product,
-  Refund,
   RefundNotification,
   RefundStatus,
-} from "../wire.ts";
+  WireOrder,
+  WireRefund,
+} from "./wire.ts";
+
+/**
+ * How the customer pays: a BLIK code sent with the order, a method chosen in the shop (the
+ * customer goes to that bank's page), or PayU's own pay wall (the customer chooses there).
+ */
+export type OrderFlow = "blik" | "redirect" | "paywall";
 
 /** An order as the fake keeps it. */
 export interface FakeOrder {
@@ -24,10 +30,19 @@ export interface FakeOrder {
   validityTime: string;
   buyer?: Buyer;
   products: Product[];
-  /** The pay method type the order was created with (PBL or BLIK_AUTHORIZATION_CODE). */
+  /** Where the customer's browser goes back to after PayU's page. */
+  continueUrl?: string;
+  flow: OrderFlow;
+  /** The pay method type the order shows (PBL, BLIK_AUTHORIZATION_CODE, PAYMENT_WALL). */
   payMethodType: string;
-  /** The BLIK code; null for an order without payMethods (the redirect flow). */
+  /** The method's value (`blik`, a bank, `c`, `ap`, `jp`); null until chosen on the pay wall. */
+  payMethodValue: string | null;
+  /** The BLIK code of the blik flow; null otherwise. */
   authorizationCode: string | null;
+  /** The secret in the order's redirectUri: its pay page answers no one without it. */
+  pageToken: string;
+  /** What the customer did at the bank (the pay page); null before. */
+  bankOutcome: "paid" | "declined" | null;
   status: OrderStatus;
   /** Why a BLIK transaction failed, as GET .../transactions shows it. */
   resultCode: string | null;
@@ -105,7 +120,7 @@ export class FakeState {
 }
 
 /** The order as PayU shows it in retrieve answers and notifications. */
-export function toWireOrder(order: FakeOrder): Order {
+export function toWireOrder(order: FakeOrder): WireOrder {
   return {
     orderId: order.orderId,
     ...(order.extOrderId === undefined ? {} : { extOrderId: order.extOrderId }),
@@ -130,7 +145,7 @@ export function propertiesOf(order: FakeOrder): { name: string; value: string }[
 }
 
 /** The refund as PayU shows it in API answers. */
-export function toWireRefund(refund: FakeRefund): Refund {
+export function toWireRefund(refund: FakeRefund): WireRefund {
   return {
     refundId: refund.refundId,
     ...(refund.extRefundId === undefined ? {} : { extRefundId: refund.extRefundId }),

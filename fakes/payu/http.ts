@@ -1,19 +1,23 @@
 /**
- * The fake PayU's HTTP surface: PayU's paths (OAuth, /api/v2_1/...) and the test control
- * surface under /__fake. Handlers only turn requests into calls and replies into responses.
+ * The fake PayU's HTTP surface: PayU's paths (OAuth, /api/v2_1/...), the pay page at each
+ * redirectUri with the logos it serves, and the test control surface under /__fake. Handlers only
+ * turn requests into calls and replies into responses.
  */
 import { type Context, Hono } from "hono";
 import { type FakeContext, payuError, type Reply } from "./context.ts";
+import { controlRoutes } from "./control.ts";
 import {
   cancelOrder,
-  createOrder,
   orderTransactions,
   retrieveByExtOrderId,
   retrieveOrder,
-} from "./orders.ts";
+} from "./order_status.ts";
+import { createOrder } from "./orders.ts";
+import { type PageRequest, showPayPage, submitPayPage } from "./pay_page.ts";
+import { listPayMethods, PAY_METHODS } from "./paymethods.ts";
 import { createRefund, listRefunds, retrieveRefund } from "./refunds.ts";
 import { checkBearer, issueToken } from "./tokens.ts";
-import { controlRoutes } from "./control.ts";
+import { logoResponse } from "../shared/logos.ts";
 
 /** Builds the fake's Hono app. */
 export function fakePayuApp(ctx: FakeContext): Hono {
@@ -34,6 +38,7 @@ export function fakePayuApp(ctx: FakeContext): Hono {
     // NOTE: the work is done before this wait: a client that gives up still has its order.
     await ctx.timers.sleep(ctx.switches().responseDelayMs);
   });
+  api.get("/paymethods", (c) => send(c, listPayMethods(ctx, c.req.query("lang"))));
   api.post("/orders", async (c) => {
     const body = await jsonBody(c);
     return send(c, body.ok ? createOrder(ctx, body.value) : syntaxError());
@@ -60,6 +65,24 @@ export function fakePayuApp(ctx: FakeContext): Hono {
   app.route("/api/v2_1", api);
   app.route("/__fake", controlRoutes(ctx));
 
+  for (const path of ["/pay", "/pay/"]) {
+    app.get(path, (c) => showPayPage(ctx, pageRequest(c)));
+    app.post(path, async (c) => {
+      const form = isForm(c) ? new URLSearchParams(await c.req.text()) : new URLSearchParams();
+      const request = pageRequest(c);
+      return submitPayPage(
+        ctx,
+        { ...request, lang: request.lang ?? form.get("lang") ?? undefined },
+        form,
+      );
+    });
+  }
+  app.get("/images/mobile/logos/:file{pbl_[a-z]+\\.svg}", (c) => {
+    const value = c.req.param("file").slice(4, -4);
+    const method = PAY_METHODS.find((candidate) => candidate.value === value);
+    return method ? logoResponse(method.name.pl) : send(c, payuError("DATA_NOT_FOUND", "No logo"));
+  });
+
   app.notFound((c) => send(c, payuError("DATA_NOT_FOUND", "Resource not found")));
   app.onError((error, c) => {
     console.error("fake PayU: unexpected error", error);
@@ -78,6 +101,15 @@ function injectedFailure(ctx: FakeContext): Reply | null {
   if (status === 503) return payuError("SERVICE_NOT_AVAILABLE", "PayU system is unavailable.");
   if (status === 408) return payuError("TIMEOUT", "Permitted time to process the request expired.");
   return payuError("ERROR_INTERNAL", "PayU system is unavailable. Try again later.");
+}
+
+function pageRequest(c: Context): PageRequest {
+  return {
+    orderId: c.req.query("orderId"),
+    token: c.req.query("token"),
+    lang: c.req.query("lang") ?? undefined,
+    acceptLanguage: c.req.header("accept-language"),
+  };
 }
 
 function isForm(c: Context): boolean {

@@ -1,10 +1,10 @@
 /** What every part of the fake PayU shares, and the shape of its answers. */
 import type { ZodError } from "zod";
-import { STATUS_CODES, type StatusCode } from "../wire.ts";
+import { STATUS_CODES, type StatusCode } from "./wire.ts";
 import type { Notifier } from "./notifier.ts";
 import type { FakeState } from "./state.ts";
 import type { FakePayuSwitches } from "./switches.ts";
-import type { Timers } from "./timers.ts";
+import type { Timers } from "../shared/timers.ts";
 
 /** The POS and keys the fake accepts; PayU's panel shows the same four values. */
 export interface FakePayuCredentials {
@@ -22,8 +22,10 @@ export interface FakeContext {
   notifier: Notifier;
   switches(): FakePayuSwitches;
   now(): number;
-  /** Where the fake is reachable, for redirectUri. */
+  /** Where the fake is reachable, for redirectUri and logos. */
   baseUrl(): string;
+  /** Refuses connections for `ms` (closes the listener; in-process, `fetch` throws). */
+  refuseFor(ms: number): void;
 }
 
 /** An answer before it becomes an HTTP response. */

@@ -4,11 +4,16 @@
  */
 import { parseArgs } from "node:util";
 import { type FakePayuSwitchesPatch, PAYU_SANDBOX_POS, startFakePayu } from "./mod.ts";
-import { parseDuration, SwitchesSchema } from "./switches.ts";
+import { PAY_METHODS } from "./paymethods.ts";
+import { SwitchesSchema } from "./switches.ts";
+import { PAY_BY_LINK_STATUSES } from "./wire.ts";
+import { parseDuration } from "../shared/duration.ts";
+import { interrupted } from "../shared/signals.ts";
 
 const FAKE_PAYU_USAGE = `Usage: paystead fake-payu [options]
 
-Runs a fake PayU (REST API v2.1, BLIK) on 127.0.0.1 for trying production locally.
+Runs a fake PayU (REST API v2.1: BLIK codes, redirect orders with its own pay page, pay
+methods, refunds) on 127.0.0.1 for trying production locally.
   --port N                   port to listen on (default 8790)
   --hostname H               address to listen on (default 127.0.0.1)
   --pos-id, --client-id, --client-secret, --second-key
@@ -22,7 +27,14 @@ Runs a fake PayU (REST API v2.1, BLIK) on 127.0.0.1 for trying production locall
   --reorder                  send PENDING after the final status
   --drop                     send no notifications (Paystead must poll)
   --refuse-codes-at-create   refuse 500500 and 700701-700703 with a 400 at create (no order)
-Durations: 1500, 500ms, 2s, 1m. Switches change at run time: PATCH /__fake/switches.`;
+  --pay-method V=STATUS[:MIN-MAX]
+                             a method's status (ENABLED, DISABLED, TEMPORARY_DISABLED) and
+                             amount range in /api/v2_1/paymethods, e.g. m=DISABLED or
+                             c=ENABLED:100-500000 (repeatable; values: ${
+  PAY_METHODS.map((m) => m.value).join(" ")
+})
+Durations: 1500, 500ms, 2s, 1m. Switches change at run time: PATCH /__fake/switches; a redirect
+order is paid from outside with POST /__fake/orders/{orderId}/pay.`;
 
 const OPTIONS = {
   port: { type: "string" },
@@ -40,6 +52,7 @@ const OPTIONS = {
   reorder: { type: "boolean" },
   drop: { type: "boolean" },
   "refuse-codes-at-create": { type: "boolean" },
+  "pay-method": { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -127,18 +140,21 @@ function switchesOf(options: Options): FakePayuSwitchesPatch | string {
   if (options.reorder) patch.reorderNotifications = true;
   if (options.drop) patch.dropNotifications = true;
   if (options["refuse-codes-at-create"]) patch.codeRefusals = "create";
-  return patch;
-}
-
-/** Resolves at the first SIGINT or SIGTERM. */
-function interrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      Deno.removeSignalListener("SIGINT", stop);
-      Deno.removeSignalListener("SIGTERM", stop);
-      resolve();
+  for (const text of options["pay-method"] ?? []) {
+    const match = /^([a-z]+)=([A-Z_]+)(?::(\d{1,11})-(\d{1,11}))?$/.exec(text);
+    const status = PAY_BY_LINK_STATUSES.find((candidate) => candidate === match?.[2]);
+    if (!match || !status || !PAY_METHODS.some((method) => method.value === match[1])) {
+      return "--pay-method must be VALUE=ENABLED|DISABLED|TEMPORARY_DISABLED[:MIN-MAX] of a known value.";
+    }
+    patch.payMethods = {
+      ...patch.payMethods,
+      [match[1]]: {
+        status,
+        ...(match[3] === undefined
+          ? {}
+          : { minAmount: Number(match[3]), maxAmount: Number(match[4]) }),
+      },
     };
-    Deno.addSignalListener("SIGINT", stop);
-    Deno.addSignalListener("SIGTERM", stop);
-  });
+  }
+  return patch;
 }

@@ -1,5 +1,5 @@
 /** OAuth as PayU does it: client_credentials in a form, bearer tokens with `expires_in`. */
-import { TokenRequest } from "../wire.ts";
+import { TokenForm } from "./wire.ts";
 import { type FakeContext, payuError, type Reply } from "./context.ts";
 
 /** Answers POST /pl/standard/user/oauth/authorize; `form` is null when not form-encoded. */
@@ -16,7 +16,7 @@ export function issueToken(ctx: FakeContext, form: Record<string, string> | null
   if (form.grant_type !== undefined && form.grant_type !== "client_credentials") {
     return oauthError(400, "unsupported_grant_type", `Unsupported grant type: ${form.grant_type}`);
   }
-  const request = TokenRequest.safeParse(form);
+  const request = TokenForm.safeParse(form);
   const { clientId, clientSecret } = ctx.credentials;
   if (
     !request.success || request.data.client_id !== clientId ||

@@ -4,7 +4,7 @@
  * cancelled and already used code. Any other 6 digits: PayU documents nothing, so the fake
  * plays a customer who never confirms in the banking app (see `confirmTimeoutMs`).
  */
-import { BLIK_RESULT_CODES } from "../wire.ts";
+import { BLIK_RESULT_CODES } from "./wire.ts";
 
 /** How an order with this code ends. */
 type BlikOutcome =

@@ -2,7 +2,7 @@
  * Refunds: create (idempotent on extRefundId), retrieve one or all, and the delayed
  * FINALIZED/CANCELED outcome with its notification.
  */
-import { REFUND_ERROR_LITERALS, RefundCreateRequest } from "../wire.ts";
+import { REFUND_ERROR_LITERALS, RefundCreateRequest } from "./wire.ts";
 import { type FakeContext, notFound, payuError, type Reply, validationError } from "./context.ts";
 import { type FakeRefund, newNumericId, toWireRefund } from "./state.ts";
 

@@ -6,6 +6,7 @@ export class Timers {
   #handles = new Set<ReturnType<typeof setTimeout>>();
   #sleepers = new Map<ReturnType<typeof setTimeout>, () => void>();
   #idleWaiters: (() => void)[] = [];
+  #hangers: (() => void)[] = [];
   #busy = 0;
   #closed = false;
 
@@ -22,7 +23,7 @@ export class Timers {
       try {
         if (!this.#closed) await work();
       } catch (error) {
-        console.error("fake PayU: delayed work failed", error);
+        console.error("fake: delayed work failed", error);
       } finally {
         if (counted) this.#done();
       }
@@ -54,6 +55,12 @@ export class Timers {
     });
   }
 
+  /** Resolves only when closed: an answer that never comes (an acquirer that hangs). */
+  hang(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    return new Promise((resolve) => this.#hangers.push(resolve));
+  }
+
   /** Resolves once no counted work is scheduled or running. */
   idle(): Promise<void> {
     if (this.#busy === 0 || this.#closed) return Promise.resolve();
@@ -66,9 +73,12 @@ export class Timers {
     for (const handle of this.#handles) clearTimeout(handle);
     this.#handles.clear();
     this.#busy = 0;
-    for (const resolve of [...this.#sleepers.values(), ...this.#idleWaiters]) resolve();
+    for (const resolve of [...this.#sleepers.values(), ...this.#idleWaiters, ...this.#hangers]) {
+      resolve();
+    }
     this.#sleepers.clear();
     this.#idleWaiters = [];
+    this.#hangers = [];
   }
 
   #done(): void {

@@ -1,9 +1,10 @@
 /**
  * The fake PayU's switches: how it misbehaves on purpose, so the adapter's late, repeated,
  * missing and failing answers can be tested. Changed at run time through `set()` or
- * `PUT /__fake/switches`; a partial object changes only the fields it names.
+ * `PATCH /__fake/switches`; a partial object changes only the fields it names.
  */
 import { z } from "zod";
+import { PAY_BY_LINK_STATUSES } from "./wire.ts";
 
 const Ms = z.number().int().min(0).max(86_400_000);
 
@@ -43,6 +44,18 @@ export const SwitchesSchema = z.object({
    * create 400 with that resultCode as `codeLiteral` and makes no order.
    */
   codeRefusals: z.enum(["order", "create"]),
+  /**
+   * A method's status and amount range in `GET /api/v2_1/paymethods`, by its value (`m`, `c`,
+   * ...); what is not given keeps the catalogue's. A change merges into the current overrides.
+   */
+  payMethods: z.record(
+    z.string(),
+    z.object({
+      status: z.enum(PAY_BY_LINK_STATUSES).optional(),
+      minAmount: z.number().int().min(0).max(99_999_999_999).optional(),
+      maxAmount: z.number().int().min(0).max(99_999_999_999).optional(),
+    }).strict(),
+  ),
 });
 export type FakePayuSwitches = z.infer<typeof SwitchesSchema>;
 
@@ -65,12 +78,5 @@ export const DEFAULT_SWITCHES: FakePayuSwitches = {
   tokenTtlSeconds: 43_199,
   refundOutcome: "FINALIZED",
   codeRefusals: "order",
+  payMethods: {},
 };
-
-/** Parses a duration such as `1500`, `500ms`, `2s` or `1m` into milliseconds; null if invalid. */
-export function parseDuration(text: string): number | null {
-  const match = /^(\d{1,9})(ms|s|m)?$/.exec(text.trim());
-  if (!match) return null;
-  const unit = match[2] === "s" ? 1_000 : match[2] === "m" ? 60_000 : 1;
-  return Number(match[1]) * unit;
-}
