@@ -265,6 +265,7 @@ const REFERENCE: Record<
   getEvent: { answer: { fields: { id: "$EVENT_ID", type: "payment.created" } } },
   listPaymentRefunds: { answer: { fields: { hasMore: false } }, fresh: "PAID" },
   listPaymentAttempts: { answer: { fields: { hasMore: false } }, fresh: "PAID" },
+  listPaymentMethods: { answer: { text: /^\{"data":\[\{"method":"blik","flow":"code"/ } },
   createRefund: { answer: { fields: { amount: 1250, status: "PENDING" } }, fresh: "PAID" },
   getRefund: { answer: { fields: { refundId: "$REFUND_ID" } } },
   listSubscriptions: { answer: { fields: { hasMore: false } } },

@@ -1,6 +1,6 @@
 import { findCheckoutSessionByPaymentId } from "../../db/checkout_sessions.ts";
 import type { PaymentTransitionHook } from "../payments/hooks.ts";
-import type { FailureCode } from "../providers/mod.ts";
+import { type FailureCode, flowOf, type PaymentMethod } from "../providers/mod.ts";
 import { recordWrongCode } from "./guard.ts";
 import { transitionSession } from "./mod.ts";
 
@@ -38,7 +38,10 @@ export const checkoutPaymentHook: PaymentTransitionHook = async (
     }
     return;
   }
-  if (WRONG_CODE_FAILURES.has(payment.failure_code as FailureCode)) {
+  // A bank's or card's refusal on the provider's page is no wrong code typed here.
+  const typed = payment.payment_method === null ||
+    flowOf(payment.payment_method as PaymentMethod) === "code";
+  if (typed && WRONG_CODE_FAILURES.has(payment.failure_code as FailureCode)) {
     await recordWrongCode(trx, session?.public_id ?? payment.public_id, now);
   }
   if (session && session.status === "OPEN" && session.expires_at <= now) {

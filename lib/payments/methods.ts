@@ -2,7 +2,9 @@ import type { Services } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import type { Language } from "../i18n/languages.ts";
 import { errorFields } from "../log.ts";
+import type { OfferedMethod as ApiOfferedMethod } from "./schemas.ts";
 import {
+  flowOf,
   type MethodChoice,
   type OfferedBank,
   type OfferedMethod,
@@ -163,4 +165,36 @@ export async function requireChoiceAvailable(
   if (bank.status === "TEMPORARY_DISABLED") {
     throw unavailable(`The bank '${choice.bank}' is temporarily unavailable.`, "bank");
   }
+}
+
+/**
+ * What the provider offers now (`GET /api/v1/payment-methods`), for `amount` if given: from the
+ * list kept at most 5 minutes. 503 when the provider cannot be asked and nothing is kept.
+ */
+export async function offeredMethods(
+  services: Services,
+  query: { amount?: number; currency: string },
+): Promise<ApiOfferedMethod[]> {
+  const offered = await methodsOffered(services, query.currency, "pl");
+  if (offered === null) {
+    throw new ApiError(
+      "service_unavailable",
+      `${services.provider.status.displayName} does not say which payment methods it offers ` +
+        "right now; try again in a minute.",
+      { headers: { "Retry-After": "60" } },
+    );
+  }
+  return availableMethods(offered, query.amount ?? null).map((method) => ({
+    method: method.method,
+    flow: flowOf(method.method),
+    status: method.status === "TEMPORARY_DISABLED" ? "TEMPORARY_DISABLED" : "ENABLED",
+    ...(method.banks && {
+      banks: method.banks.map((bank) => ({
+        bank: bank.bank,
+        name: bank.name,
+        logoUrl: bank.logoUrl,
+        status: bank.status === "TEMPORARY_DISABLED" ? "TEMPORARY_DISABLED" : "ENABLED",
+      })),
+    }),
+  }));
 }

@@ -4,12 +4,15 @@ import {
   claimDueAttempts,
   makeOpenAttemptsDue,
   nextAttemptCheckAt,
+  updateAttempt,
 } from "../../db/payment_attempts.ts";
 import { afterCommit } from "../after_commit.ts";
 import type { Services } from "../context.ts";
 import { withDeadline } from "../deadline.ts";
 import { errorFields } from "../log.ts";
+import { flowOf, type PaymentMethod } from "../providers/mod.ts";
 import type { ScheduledJob } from "../scheduler.ts";
+import { giveUpAttempt } from "./attempts.ts";
 import { applyAttemptOutcome, type AttemptAnswer, POLL_INTERVAL_MS } from "./outcome.ts";
 
 /** How long a claim keeps other processes off an attempt; longer than the calls may take. */
@@ -24,8 +27,11 @@ const MAX_ROUNDS = 20;
 /**
  * What the provider says now about an attempt. An order it does not know after a minute was
  * never created (the call failed before reaching it): the attempt fails `provider_unavailable`.
- * An order still undecided past its validity is cancelled and the payment fails `timeout`; if
- * cancelling fails (the order completed meanwhile, say) the next question decides.
+ * A code's order still undecided past its validity is cancelled and the payment fails `timeout`;
+ * if cancelling fails (the order completed meanwhile, say) the next question decides. A redirect
+ * method's order undecided at its deadline (the payment's expiry) is given up instead
+ * (`giveUpAttempt`): the customer never paid, and the payment expires. An attempt given up whose
+ * cancellation the provider never confirmed is asked about until its watch ends.
  */
 async function askProvider(
   services: Services,
@@ -35,6 +41,13 @@ async function askProvider(
   const { provider } = services;
   const ref = { attemptId: attempt.public_id, reference: attempt.provider_ref };
   const found = await provider.lookup(ref);
+  if (attempt.status === "CANCELED") {
+    if (found && found.outcome.status !== "PENDING") return found;
+    if (attempt.watch_until !== null && now >= attempt.watch_until) {
+      await giveUpWatch(services, attempt, found !== null);
+    }
+    return null;
+  }
   if (found === null) {
     // NOTE: only after the call's own timeout has long passed, so a create still in flight in
     // another process can never be declared absent and then charge.
@@ -43,10 +56,42 @@ async function askProvider(
   }
   if (found.outcome.status !== "PENDING") return found;
   if (attempt.deadline_at !== null && now >= attempt.deadline_at) {
+    if (flowOf(attempt.method as PaymentMethod) === "redirect") {
+      await giveUpAttempt(services, { ...attempt, provider_ref: found.reference });
+      return null;
+    }
     await provider.cancel({ attemptId: attempt.public_id, reference: found.reference });
     return { reference: found.reference, outcome: { status: "FAILED", failureCode: "timeout" } };
   }
   return found;
+}
+
+/**
+ * Ends the watch of an attempt given up: cancelled at its provider once more where it has an
+ * order; whatever it answers, it is no longer asked about (a late success still comes as a
+ * notification, and a cancellation that never went through is logged for a person).
+ */
+async function giveUpWatch(
+  services: Services,
+  attempt: AttemptRecord,
+  hasOrder: boolean,
+): Promise<void> {
+  if (hasOrder) {
+    try {
+      await services.provider.cancel({
+        attemptId: attempt.public_id,
+        reference: attempt.provider_ref,
+      });
+    } catch (error) {
+      services.log.error("an attempt given up could not be cancelled at its provider", {
+        attemptId: attempt.public_id,
+        ...errorFields(error),
+      });
+    }
+  }
+  await services.store.write((trx) =>
+    updateAttempt(trx, attempt.id, "CANCELED", { watch_until: null })
+  );
 }
 
 async function reconcile(services: Services, attempt: AttemptRecord, now: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TaxId } from "../business_details.ts";
 import { FAILURE_CODES, PAYMENT_METHODS } from "../providers/mod.ts";
+import { MAX_AMOUNT } from "../money.ts";
 import { HttpUrl, ListQuery, Metadata, NOT_BLANK, Timestamp, Version } from "../schemas.ts";
 import { PAYMENT_STATUSES } from "./status.ts";
 
@@ -159,3 +160,32 @@ export const PaymentAttempt = z.strictObject({
   createdAt: Timestamp,
 }).meta({ id: "PaymentAttempt", description: "One try at paying a payment." });
 export type PaymentAttempt = z.infer<typeof PaymentAttempt>;
+
+const OfferStatus = z.enum(["ENABLED", "TEMPORARY_DISABLED"]).meta({
+  description: "`TEMPORARY_DISABLED`: shown, but not payable now (a bank's maintenance, say).",
+});
+
+export const OfferedMethod = z.strictObject({
+  method: PaymentMethod,
+  flow: z.enum(["code", "redirect"]).meta({
+    description: "`code`: the BLIK code on Paystead's page; `redirect`: the provider's page.",
+  }),
+  status: OfferStatus,
+  banks: z.array(z.strictObject({
+    bank: z.string().meta({ description: "The provider's code of the bank.", example: "m" }),
+    name: z.string().meta({ example: "mTransfer" }),
+    logoUrl: z.string().nullable(),
+    status: OfferStatus,
+  })).optional().meta({ description: "For `transfer`: the banks to pay from." }),
+}).meta({ id: "OfferedMethod", description: "A payment method the provider offers now." });
+export type OfferedMethod = z.infer<typeof OfferedMethod>;
+
+export const PaymentMethodsQuery = z.strictObject({
+  amount: z.coerce.number().int().min(1).max(MAX_AMOUNT).optional().meta({
+    description: "Minor units: only the methods (and banks) that take this amount.",
+  }),
+  currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code in upper case").default(
+    "PLN",
+  ),
+});
+export type PaymentMethodsQuery = z.infer<typeof PaymentMethodsQuery>;

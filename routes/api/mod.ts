@@ -14,6 +14,7 @@ import { exports } from "./exports.ts";
 import { offers } from "./offers.ts";
 import { createApiRouter } from "./openapi.ts";
 import { buildOpenApiDocument } from "./openapi_document.ts";
+import { paymentMethods } from "./payment_methods.ts";
 import { payments, paymentsAlias } from "./payments.ts";
 import { reconciliations } from "./reconciliations.ts";
 import { paymentRefunds, refunds } from "./refunds.ts";
@@ -64,6 +65,7 @@ export function createApi(
   v1.use("*", authenticated);
   v1.route("/qr", offers);
   v1.route("/payments", payments);
+  v1.route("/payment-methods", paymentMethods);
   v1.route("/events", events);
   v1.route("/payments", paymentRefunds);
   v1.route("/refunds", refunds);

@@ -289,6 +289,7 @@ export async function apiCall(target: ApiTarget, path: string, init: RequestInit
 const SOURCES = [
   "lib",
   "db",
+  "fakes",
   "routes",
   "components",
   "islands",
