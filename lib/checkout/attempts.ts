@@ -193,7 +193,6 @@ export async function payHostedPayment(
   if (choice.method === "blik") {
     await assertCodeEntryOpen(services.store.db, payment.public_id, services.clock.now());
   }
-  await requireChoiceAvailable(services, payment, choice);
   return startAttempt(await orgContextOnClock(services, payment.org_id), payment, choice, payer);
 }
 

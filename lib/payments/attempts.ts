@@ -30,6 +30,7 @@ import {
 import { assertSubscriptionPayable } from "../subscriptions/link_rules.ts";
 import { assertPayable, paymentUrl } from "./mod.ts";
 import { applyAttemptOutcome, POLL_INTERVAL_MS } from "./outcome.ts";
+import { requireChoiceAvailable } from "./methods.ts";
 
 /** Who chose: the customer's address (through trusted proxies) and the language of their page. */
 export interface Payer {
@@ -279,6 +280,7 @@ export async function startAttempt(
 ): Promise<AttemptStart> {
   const { services } = ctx;
   assertPayable(payment, ctx.now());
+  await requireChoiceAvailable(services, payment, choice);
   const again = await makeWayForAttempt(services, payment, choice);
   if (again !== null) return { payment, redirectUrl: again };
   // NOTE: its own write, not ctx.write: the attempt must be on disk before the provider is
