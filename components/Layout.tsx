@@ -19,6 +19,8 @@ export function Layout(props: {
   csrf?: string;
   /** Without JavaScript, reload the page every this many seconds (a payment being decided). */
   refreshSeconds?: number;
+  /** Reload into `url` every `seconds`, with or without JavaScript (a page that only waits). */
+  reload?: { seconds: number; url: string };
   /** The page's language (`<html lang>`): the customer's on their pages, English in the panel. */
   lang?: string;
   children: ComponentChildren;
@@ -36,6 +38,9 @@ export function Layout(props: {
           <noscript>
             <meta http-equiv="refresh" content={String(props.refreshSeconds)} />
           </noscript>
+        )}
+        {props.reload && (
+          <meta http-equiv="refresh" content={`${props.reload.seconds}; url=${props.reload.url}`} />
         )}
         <title>{props.title}</title>
         <link rel="icon" type="image/svg+xml" href={assetHref("favicon.svg")} />

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { ClockIcon, CrossIcon } from "./icons.tsx";
+import { CheckIcon, ClockIcon, CrossIcon } from "./icons.tsx";
 import { Layout } from "./Layout.tsx";
 import { LanguageSwitch, type LanguageSwitchLink } from "./LanguageSwitch.tsx";
 
@@ -9,21 +9,27 @@ import { LanguageSwitch, type LanguageSwitchLink } from "./LanguageSwitch.tsx";
  */
 export function MessagePage(props: {
   title: string;
-  tone: "error" | "neutral";
+  tone: "error" | "neutral" | "success";
   reference?: string;
   /** The page's language; English (the panel's) unless a customer's page says otherwise. */
   lang?: string;
   /** A customer's page: the link to the same page in the other language. */
   switchTo?: LanguageSwitchLink;
+  /** A page that waits: reloads itself into `url` every `seconds`. */
+  reload?: { seconds: number; url: string };
   children: ComponentChildren;
 }) {
   return (
-    <Layout title={props.title} variant="message" lang={props.lang}>
+    <Layout title={props.title} variant="message" lang={props.lang} reload={props.reload}>
       <main class="message">
         {props.switchTo && <LanguageSwitch link={props.switchTo} />}
         <div class={`message__card message__card--${props.tone}`}>
           <span class="message__icon">
-            {props.tone === "error" ? <CrossIcon /> : <ClockIcon />}
+            {props.tone === "error"
+              ? <CrossIcon />
+              : props.tone === "success"
+              ? <CheckIcon />
+              : <ClockIcon />}
           </span>
           <h1>{props.title}</h1>
           {props.children}

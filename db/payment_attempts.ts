@@ -136,3 +136,19 @@ export function listAttemptsOfPayment(db: Db, paymentId: number): Promise<Paymen
   return db.selectFrom("payment_attempts").selectAll().where("payment_id", "=", paymentId)
     .orderBy("id").execute();
 }
+
+/**
+ * Brings the check of an open attempt forward to `now` unless it is due within `withinMs`;
+ * returns whether it was brought forward (the customer is back from the provider's page).
+ */
+export async function checkAttemptSoon(
+  db: Db,
+  attemptId: number,
+  now: number,
+  withinMs: number,
+): Promise<boolean> {
+  const result = await db.updateTable("payment_attempts").set({ check_at: now })
+    .where("id", "=", attemptId).where("status", "=", "OPEN")
+    .where("check_at", ">", now + withinMs).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -68,6 +68,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   app.get("/o/*", limitClient);
   app.post("/pay/*", limitClient);
   app.post("/checkout/*", limitClient);
+  app.post("/sandbox/redirect/*", limitClient);
   app.post("/panel/sign-in", limitClient);
   // Each sign-up on an invitation link costs a scrypt hash.
   app.post("/panel/invitations/*", limitClient);
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps): PaysteadApp {
   app.all("/checkout/*", checkout.handler);
   app.all("/pay/*", pay.handler);
   app.all("/o/*", pay.handler);
+  app.all("/sandbox/redirect/*", pay.handler);
   app.all("/sandbox/webhook-inbox/*", sandboxInbox.handler);
   app.route("/", createProviderRoutes(services));
   app.all("/", panel.handler);

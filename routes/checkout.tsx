@@ -1,12 +1,23 @@
 import { Hono } from "hono";
 import { MessagePage } from "../components/MessagePage.tsx";
 import { findPublicCheckoutSession } from "../lib/checkout/mod.ts";
-import { attemptSessionCode, loadSessionPage, loadSessionState } from "../lib/checkout/pages.ts";
+import {
+  attemptSessionCode,
+  chooseSessionMethod,
+  loadSessionPage,
+  loadSessionState,
+} from "../lib/checkout/pages.ts";
+import { providerPageOrigins } from "../lib/payments/methods.ts";
 import type { Services } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { translator } from "../lib/i18n/mod.ts";
 import { CheckoutPage } from "./checkout_page.tsx";
-import { limitCodeForm, readCodeSubmission, sendBackDetails } from "./code_form.ts";
+import {
+  limitCodeForm,
+  readChoiceSubmission,
+  readCodeSubmission,
+  sendBackDetails,
+} from "./code_form.ts";
 import { langQuery, languageRequest, switchLink } from "./customer_language.ts";
 import type { AppEnv } from "./env.ts";
 import { renderPage } from "./html.tsx";
@@ -42,6 +53,7 @@ export function createEmbeddedCheckoutPages(services: Services): Hono<AppEnv> {
       }
       return renderPage(c, <CheckoutPage page={page} lang={langQuery(c)} />, {
         frameAncestor: page.session.embed_origin,
+        formTargets: providerPageOrigins(services),
       });
     })
     .get("/checkout/:sessionId/state", async (c) => {
@@ -75,5 +87,41 @@ export function createEmbeddedCheckoutPages(services: Services): Hono<AppEnv> {
       if (submission.fromForm) return c.redirect(`/checkout/${sessionId}${langQuery(c)}`, 303);
       c.header("Cache-Control", "no-store");
       return c.json(state);
+    })
+    .post("/checkout/:sessionId/redirect", sameOriginOnly(services), limitCodeForm, async (c) => {
+      const sessionId = c.req.param("sessionId");
+      const session = await findPublicCheckoutSession(services, sessionId);
+      if (!session) throw notFound("checkout session", sessionId);
+      const submission = await readChoiceSubmission(c);
+      const chosen = await sendBackDetails(
+        submission,
+        () =>
+          chooseSessionMethod(services, session, submission, {
+            ip: clientAddress(c, services.config.trustedProxies),
+            request: languageRequest(c),
+          }, submission.details),
+        async (entered) => {
+          const page = (await loadSessionPage(services, sessionId, languageRequest(c)))!;
+          return renderPage(c, <CheckoutPage page={page} lang={langQuery(c)} entered={entered} />, {
+            status: 400,
+            frameAncestor: page.session.embed_origin,
+            formTargets: providerPageOrigins(services),
+          });
+        },
+      );
+      if (chosen instanceof Response) return chosen;
+      c.header("Cache-Control", "no-store");
+      // The form targets the top window (a bank cannot be framed); when the attempt ended at
+      // once, the payment's return page says why and leads back to the shop.
+      if (submission.fromForm) {
+        const ended = chosen.paymentId === null
+          ? `/checkout/${sessionId}${langQuery(c)}`
+          : `/pay/${chosen.paymentId}/return${langQuery(c)}`;
+        return c.redirect(chosen.redirectUrl ?? ended, 303);
+      }
+      return c.json({
+        redirectUrl: chosen.redirectUrl,
+        state: await loadSessionState(services, sessionId),
+      });
     });
 }

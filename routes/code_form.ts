@@ -22,12 +22,11 @@ interface CodeSubmission {
   fromForm: boolean;
 }
 
-/**
- * Reads the code of a submission and the customer's details beside it: JSON
- * `{"code": "...", "email"?: ...}` from the page's island, or the fields of the HTML form when
- * the browser runs no JavaScript.
- */
-export async function readCodeSubmission(c: Context<AppEnv>): Promise<CodeSubmission> {
+/** Reads a JSON body or an HTML form's fields (the page without JavaScript). */
+async function readPageBody(
+  c: Context<AppEnv>,
+  what: string,
+): Promise<{ body: Record<string, unknown>; fromForm: boolean }> {
   const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
   let body: unknown;
   if (type === "application/json") {
@@ -39,19 +38,56 @@ export async function readCodeSubmission(c: Context<AppEnv>): Promise<CodeSubmis
   } else {
     throw new ApiError(
       "unsupported_media_type",
-      "Send the code as JSON or as an HTML form.",
+      `Send the ${what} as JSON or as an HTML form.`,
     );
   }
-  const value = (body as { code?: unknown } | null)?.code;
-  if (typeof value !== "string" || value.length > 32) {
-    throw new ApiError("parameter_missing", "Enter the 6-digit code.", { param: "code" });
-  }
+  const fields = typeof body === "object" && body !== null && !Array.isArray(body) ? body : {};
+  return { body: fields as Record<string, unknown>, fromForm: type !== "application/json" };
+}
+
+function detailsOf(body: Record<string, unknown>): CustomerDetails {
   const details = CustomerDetailsInput.safeParse(body);
   if (!details.success) {
     const param = String(details.error.issues[0]?.path[0] ?? "email");
     throw new ApiError("parameter_invalid", `'${param}' is not valid.`, { param });
   }
-  return { code: value, details: details.data, fromForm: type !== "application/json" };
+  return details.data;
+}
+
+/**
+ * Reads the code of a submission and the customer's details beside it: JSON
+ * `{"code": "...", "email"?: ...}` from the page's island, or the fields of the HTML form when
+ * the browser runs no JavaScript.
+ */
+export async function readCodeSubmission(c: Context<AppEnv>): Promise<CodeSubmission> {
+  const { body, fromForm } = await readPageBody(c, "code");
+  const value = body.code;
+  if (typeof value !== "string" || value.length > 32) {
+    throw new ApiError("parameter_missing", "Enter the 6-digit code.", { param: "code" });
+  }
+  return { code: value, details: detailsOf(body), fromForm };
+}
+
+/** A method chosen on a customer page (a bank, a card, a wallet) and the details beside it. */
+export interface ChoiceSubmission {
+  method: string | undefined;
+  bank: string | undefined;
+  details: CustomerDetails;
+  fromForm: boolean;
+}
+
+/** Reads a redirect method's choice: the fields `method` and `bank`, as JSON or a form. */
+export async function readChoiceSubmission(c: Context<AppEnv>): Promise<ChoiceSubmission> {
+  const { body, fromForm } = await readPageBody(c, "choice");
+  const text = (name: string) => {
+    const value = body[name];
+    if (value === undefined || value === null || value === "") return undefined;
+    if (typeof value !== "string") {
+      throw new ApiError("parameter_invalid", `'${name}' must be a string.`, { param: name });
+    }
+    return value;
+  };
+  return { method: text("method"), bank: text("bank"), details: detailsOf(body), fromForm };
 }
 
 /**
@@ -60,7 +96,7 @@ export async function readCodeSubmission(c: Context<AppEnv>): Promise<CodeSubmis
  * than an error page that loses what was typed. The island gets the 400 as JSON.
  */
 export async function sendBackDetails<T>(
-  submission: CodeSubmission,
+  submission: CodeSubmission | ChoiceSubmission,
   attempt: () => Promise<T>,
   page: (entered: EnteredDetails) => Promise<Response>,
 ): Promise<T | Response> {

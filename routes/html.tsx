@@ -8,9 +8,15 @@ import type { AppEnv } from "./env.ts";
  * The Content-Security-Policy of every page: only this origin's scripts, styles and requests
  * (no inline script or style at all), forms posting back here, and framing by `frameAncestor`
  * alone, or by nobody. A page frames nothing unless `frameSelf` lets it frame this origin (the
- * panel's checkout preview).
+ * panel's checkout preview). A page whose forms are answered with a redirect to a payment
+ * provider's page names the provider's origins in `formTargets`: browsers hold a form's
+ * redirects to form-action too.
  */
-function contentSecurityPolicy(frameAncestor: string | null, frameSelf: boolean): string {
+function contentSecurityPolicy(
+  frameAncestor: string | null,
+  frameSelf: boolean,
+  formTargets: readonly string[],
+): string {
   return [
     "default-src 'none'",
     ...(frameSelf ? ["frame-src 'self'"] : []),
@@ -18,7 +24,7 @@ function contentSecurityPolicy(frameAncestor: string | null, frameSelf: boolean)
     "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...formTargets].join(" "),
     "base-uri 'none'",
     `frame-ancestors ${frameAncestor ?? "'none'"}`,
   ].join("; ");
@@ -32,12 +38,17 @@ function contentSecurityPolicy(frameAncestor: string | null, frameSelf: boolean)
 export function renderPage<E extends AppEnv>(
   c: Context<E>,
   page: VNode,
-  options: { status?: number; frameAncestor?: string; frameSelf?: boolean } = {},
+  options: {
+    status?: number;
+    frameAncestor?: string;
+    frameSelf?: boolean;
+    formTargets?: readonly string[];
+  } = {},
 ): Response {
   const frameAncestor = options.frameAncestor ?? null;
   c.header(
     "Content-Security-Policy",
-    contentSecurityPolicy(frameAncestor, options.frameSelf === true),
+    contentSecurityPolicy(frameAncestor, options.frameSelf === true, options.formTargets ?? []),
   );
   if (frameAncestor === null) {
     c.header("X-Frame-Options", "DENY");

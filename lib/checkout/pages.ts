@@ -62,7 +62,7 @@ export interface PagePayer {
 }
 
 /** Who is paid and in which language the page speaks: what every customer page shows. */
-interface Audience {
+export interface Audience {
   language: Language;
   merchantName: string;
   seller: Seller;
@@ -164,7 +164,7 @@ function secondsUntil(at: number, now: number): number {
  * Who an organisation's customer pays, and in which language: `?lang`, then the payment's or
  * session's `locale`, then the browser's, then the organisation's default (Polish unless set).
  */
-async function audienceOf(
+export async function audienceOf(
   services: Services,
   orgId: number,
   locale: string | null,
@@ -317,7 +317,7 @@ function providerUnreachable(state: CheckoutState): CheckoutState {
   return { ...state, phase: "failed", failureCode: "provider_unavailable", canRetry: true };
 }
 
-async function paymentSummary(
+export async function paymentSummary(
   services: Services,
   payment: PaymentRecord,
   audience: Audience,

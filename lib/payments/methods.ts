@@ -198,3 +198,15 @@ export async function offeredMethods(
     }),
   }));
 }
+
+/**
+ * Where a method's redirect may send the customer's browser, for the page's form-action: any
+ * https page (the provider's, then its bank's), and the provider's own origin when it is plain
+ * http (a local fake). Nothing for the simulator, whose pages are Paystead's own.
+ */
+export function providerPageOrigins(services: Services): string[] {
+  const account = services.provider.status.account;
+  if (account === null) return [];
+  const api = new URL(account.apiUrl);
+  return api.protocol === "http:" ? ["https:", api.origin] : ["https:"];
+}

@@ -99,6 +99,32 @@ export const customer = {
   "canceled.title": "This payment was canceled",
   "canceled.text": "{merchant} canceled this payment. Nothing was charged.",
 
+  "return.waitingTitle": "Waiting for your bank",
+  "return.waitingText":
+    "Your payment of {amount} to {merchant} is being confirmed. This page updates by itself.",
+  "return.lateTitle": "Your bank hasn't confirmed yet",
+  "return.lateText":
+    "It can take a few minutes. You can close this page: {merchant} learns of the payment as soon as the bank confirms it.",
+  "return.notPaidTitle": "The payment wasn't completed",
+  "return.notPaidText": "Nothing was charged. You can choose another way to pay.",
+  "return.chooseAgain": "Choose another way to pay",
+  "return.failedText": "The payment was declined. Nothing was charged.",
+  "return.tryAgain": "Try again",
+  "return.check": "Check again",
+
+  "sandboxBank.title": "Sandbox bank",
+  "sandboxBank.text":
+    "This page stands in for {place} in the sandbox: no real money moves. Payment of {amount} to {merchant}.",
+  "sandboxBank.card": "the card payment page",
+  "sandboxBank.google_pay": "the Google Pay page",
+  "sandboxBank.apple_pay": "the Apple Pay page",
+  "sandboxBank.pay": "Pay {amount}",
+  "sandboxBank.decline": "Decline the payment",
+  "sandboxBank.leave": "Back to the shop without paying",
+  "sandboxBank.decided": "This test payment has already been decided.",
+  "sandboxBank.canceled":
+    "The shop has given this attempt up. Paying now is a bank that took the money before the cancellation arrived: Paystead refunds it in full.",
+
   "action.cancel": "Cancel",
   "action.back": "Return to {merchant}",
 

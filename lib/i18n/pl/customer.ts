@@ -102,6 +102,32 @@ export const customer: CustomerMessages = {
   "canceled.title": "Płatność została anulowana",
   "canceled.text": "Sklep {merchant} anulował tę płatność. Żadne środki nie zostały pobrane.",
 
+  "return.waitingTitle": "Czekamy na potwierdzenie z banku",
+  "return.waitingText":
+    "Bank potwierdza płatność na kwotę {amount} dla {merchant}. Strona odświeży się sama.",
+  "return.lateTitle": "Bank jeszcze nie potwierdził płatności",
+  "return.lateText":
+    "To może potrwać kilka minut. Możesz zamknąć tę stronę – sklep {merchant} dowie się o płatności, gdy tylko bank ją potwierdzi.",
+  "return.notPaidTitle": "Płatność nie została dokończona",
+  "return.notPaidText": "Żadne środki nie zostały pobrane. Możesz wybrać inną metodę płatności.",
+  "return.chooseAgain": "Wybierz inną metodę płatności",
+  "return.failedText": "Płatność została odrzucona. Żadne środki nie zostały pobrane.",
+  "return.tryAgain": "Spróbuj ponownie",
+  "return.check": "Sprawdź ponownie",
+
+  "sandboxBank.title": "Bank testowy",
+  "sandboxBank.text":
+    "W trybie testowym ta strona zastępuje {place} – prawdziwe pieniądze nie są przesyłane. Płatność na kwotę {amount} dla {merchant}.",
+  "sandboxBank.card": "stronę płatności kartą",
+  "sandboxBank.google_pay": "stronę Google Pay",
+  "sandboxBank.apple_pay": "stronę Apple Pay",
+  "sandboxBank.pay": "Zapłać {amount}",
+  "sandboxBank.decline": "Odrzuć płatność",
+  "sandboxBank.leave": "Wróć do sklepu bez płacenia",
+  "sandboxBank.decided": "Ta testowa płatność została już rozstrzygnięta.",
+  "sandboxBank.canceled":
+    "Sklep zrezygnował z tej próby płatności. Zapłata teraz to bank, który pobrał pieniądze, zanim dotarła rezygnacja – Paystead zwróci je w całości.",
+
   "action.cancel": "Anuluj",
   "action.back": "Wróć do sklepu {merchant}",
 
