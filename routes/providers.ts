@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { Services } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
+import { receiveProviderCallback } from "../lib/payments/callbacks.ts";
 import type { AppEnv } from "./env.ts";
 import { limitBody } from "./middleware/body_limit.ts";
 
@@ -25,7 +26,7 @@ export function createProviderRoutes(services: Services): Hono<AppEnv> {
     ),
     async (c) => {
       const callback = { headers: c.req.raw.headers, body: await c.req.text() };
-      if (!await notifications.receive(services, callback)) {
+      if (!await receiveProviderCallback(services, callback)) {
         throw new ApiError("signature_invalid", notifications.signatureProblem);
       }
       return c.text("OK", 200);

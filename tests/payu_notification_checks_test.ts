@@ -86,7 +86,7 @@ Deno.test({
       const logged = server.logs().split("\n")
         .filter((line) => line.includes("does not match the order sent"))
         .map((line) => JSON.parse(line).field);
-      assert.deepEqual(logged, ["totalAmount", "currencyCode", "merchantPosId", "orderId"]);
+      assert.deepEqual(logged, ["amount", "currency", "merchant", "reference"]);
       const metrics = await (await fetch(`${url}/metrics`, {
         headers: { authorization: `Bearer ${METRICS_TOKEN}` },
       })).text();

@@ -119,10 +119,12 @@ class ZenithProvider implements PaymentProvider {
   readonly notifications: ProviderNotifications = {
     maxBytes: 1024,
     signatureProblem: "The Zenith-Signature header does not match the body.",
-    receive: (_services, callback) => {
-      if (callback.headers.get("zenith-signature") !== "valid") return Promise.resolve(false);
+    translate: (callback) => {
+      if (callback.headers.get("zenith-signature") !== "valid") {
+        return Promise.resolve({ kind: "forged" });
+      }
       this.received.push(callback);
-      return Promise.resolve(true);
+      return Promise.resolve({ kind: "ignored" });
     },
   };
 
@@ -284,4 +286,27 @@ Deno.test("[provider seam] each side of the provider list loads first without a 
     assert.equal(new TextDecoder().decode(stderr), "", entry);
     assert.equal(code, 0, entry);
   }
+});
+
+/** Each relative import under lib/providers/ that reaches db/ or lib/payments/, as `file: spec`. */
+async function coreImports(folder: URL): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(folder)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), folder);
+    if (entry.isDirectory) found.push(...await coreImports(url));
+    if (!entry.isFile || !/\.tsx?$/.test(entry.name)) continue;
+    const text = await Deno.readTextFile(url);
+    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
+      const target = new URL(spec, url).href;
+      if (
+        target.startsWith(new URL("db/", root).href) ||
+        target.startsWith(new URL("lib/payments/", root).href)
+      ) found.push(`${url.href.slice(root.href.length)}: ${spec}`);
+    }
+  }
+  return found;
+}
+
+Deno.test("[provider seam] providers only translate: no file under lib/providers/ imports db/ or lib/payments/", async () => {
+  assert.deepEqual(await coreImports(new URL("lib/providers/", root)), []);
 });

@@ -1,5 +1,4 @@
 import type { Environment } from "../config_parts.ts";
-import type { Services } from "../context.ts";
 import type { StatementDialect } from "../reconciliations/statement.ts";
 import type { ProviderHealth } from "./health.ts";
 
@@ -194,14 +193,40 @@ export interface ProviderCallback {
   body: string;
 }
 
-/** How a provider's callbacks (`POST /providers/{name}/notify`) are verified and applied. */
+/**
+ * What a verified callback says, as a provider translates it (it applies nothing itself): an
+ * attempt's outcome with what the core must check against the attempt, a refund's outcome, or
+ * nothing to apply (not understood or about nothing we sent; accepted so it is not repeated).
+ */
+export type CallbackTranslation =
+  | { kind: "forged" }
+  | { kind: "ignored" }
+  /** Signed, but not for this merchant (`field` is "merchant"): counted, logged, never applied. */
+  | { kind: "rejected"; field: string; attemptId: string; reference: string }
+  | {
+    kind: "attempt";
+    attemptId: string;
+    /** The provider's id of the order; it must equal the attempt's stored one, once known. */
+    reference: string;
+    /** The amount (minor units) and currency notified, checked against the payment. */
+    amount: number;
+    currency: string;
+    /**
+     * The outcome, asked only once the checks hold (it may call the provider, as a reason of a
+     * cancellation or a mandatory confirmation of the money).
+     */
+    outcome(): Promise<ProviderOutcome>;
+  }
+  | { kind: "refund"; refundId: string | null; reference: string; outcome: RefundOutcome };
+
+/** How a provider's callbacks (`POST /providers/{name}/notify`) are verified and translated. */
 export interface ProviderNotifications {
   /** The largest body accepted; a larger one is refused before it is read. */
   readonly maxBytes: number;
   /** What the 401 says when a callback's signature does not hold. */
   readonly signatureProblem: string;
-  /** Verifies and applies a callback: false when its signature does not hold (nothing changes). */
-  receive(services: Services, callback: ProviderCallback): Promise<boolean>;
+  /** Verifies a callback and says what it means; "forged" when its signature does not hold. */
+  translate(callback: ProviderCallback, now: number): Promise<CallbackTranslation>;
 }
 
 /** Why a production configuration takes no real money: the variable and what it points at. */
