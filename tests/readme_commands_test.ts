@@ -58,6 +58,7 @@ type Check = (text: string, context: Context) => Promise<void>;
 const RUN_HERE: Record<string, Check> = {
   "Two commands #0": twoCommands,
   "A payment in three calls #0": paymentInThreeCalls,
+  "Other methods #0": otherMethods,
   "Refunds, subscriptions and the sandbox clock #0": refundAndClock,
   "Embedded checkout #0": embeddedCheckout,
   "Webhooks #0": webhookEndpoint,
@@ -97,6 +98,16 @@ async function twoCommands(text: string, context: Context) {
   }
   const ci = (await Deno.readTextFile(`${root}.ci/run`)).trimEnd().split("\n").at(-1);
   assert.equal(ci, `exec ${test.replace(/\s+#.*$/, "")}`, ".ci/run runs the README's test command");
+}
+
+async function otherMethods(text: string, context: Context) {
+  const result = await ran(context, text);
+  const printed = result.stdout.trim().split("\n");
+  assert.deepEqual(printed, [
+    '["blik","transfer","card","google_pay","apple_pay"]',
+    '{"status":"SUCCEEDED","paymentMethod":"transfer","bank":"test_bank_a"}',
+  ]);
+  assertPrintedAsShown(text, result.stdout);
 }
 
 async function paymentInThreeCalls(text: string, context: Context) {
