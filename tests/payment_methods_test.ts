@@ -172,3 +172,32 @@ Deno.test("[methods] production lists PayU's pay methods, kept five minutes, lea
     await t.close();
   }
 });
+
+Deno.test("[methods] PayU down: 503 with Retry-After, and pages do not wait on it again for 30 s", async () => {
+  let listings = 0;
+  const counting = (fake: Fetch): Fetch => (request) => {
+    if (new URL(request.url).pathname === "/api/v2_1/paymethods") listings++;
+    return fake(request);
+  };
+  const t = await makeTestApp({
+    environment: "production",
+    payuFetch: counting,
+    payuSwitches: { apiErrorStatus: 503 },
+  });
+  try {
+    const down = await expectError(
+      await t.request("GET", "/api/v1/payment-methods"),
+      503,
+      "api",
+      "service_unavailable",
+    );
+    assert.match(down.error.message, /PayU/);
+    await t.request("GET", "/api/v1/payment-methods");
+    assert.equal(listings, 1, "the failure is kept");
+    t.clock.advance(30_001);
+    await t.request("GET", "/api/v1/payment-methods");
+    assert.equal(listings, 2, "asked again after 30 s");
+  } finally {
+    await t.close();
+  }
+});

@@ -16,14 +16,19 @@ import {
 /** How long a provider's list of methods is kept: the contract's "at most 5 minutes". */
 export const METHODS_TTL_MS = 5 * 60_000;
 
+/** How long a failed question is kept: pages do not wait on a provider that is down each time. */
+export const METHODS_FAILURE_TTL_MS = 30_000;
+
 interface Kept {
   at: number;
+  ttl: number;
   methods: Promise<OfferedMethod[]>;
 }
 
 /**
  * The methods each provider offers, asked at most every 5 minutes per currency and language;
- * callers asking while a question is on its way share it. A failed question is not kept.
+ * callers asking while a question is on its way share it. A failed question is kept 30 s, so
+ * an outage costs one wait, not one per page.
  */
 export class MethodCatalogue {
   readonly #kept = new Map<string, Kept>();
@@ -38,11 +43,13 @@ export class MethodCatalogue {
   ): Promise<OfferedMethod[]> {
     const key = `${provider.name}:${currency}:${language}`;
     const kept = this.#kept.get(key);
-    if (kept && this.now() - kept.at < METHODS_TTL_MS) return kept.methods;
+    if (kept && this.now() - kept.at < kept.ttl) return kept.methods;
     const methods = provider.paymentMethods(currency, language);
-    this.#kept.set(key, { at: this.now(), methods });
+    const entry = { at: this.now(), ttl: METHODS_TTL_MS, methods };
+    this.#kept.set(key, entry);
     methods.catch(() => {
-      if (this.#kept.get(key)?.methods === methods) this.#kept.delete(key);
+      entry.at = this.now();
+      entry.ttl = METHODS_FAILURE_TTL_MS;
     });
     return methods;
   }
