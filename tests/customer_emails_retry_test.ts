@@ -17,9 +17,12 @@ async function attemptRound(t: TestApp): Promise<void> {
   t.clock.advance(2_000);
 }
 
-Deno.test("[customer e-mails] a recipient the server refuses for good is tried the schedule's times, then FAILED", async () => {
+async function withSmtp(
+  mode: "tempfail" | "permfail",
+  run: (t: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>) => Promise<void>,
+): Promise<void> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-smtp-retry-" });
-  const smtp = await startSmtpServer(`${dataDir}/received.jsonl`, { mode: "permfail" });
+  const smtp = await startSmtpServer(`${dataDir}/received.jsonl`, { mode });
   const t = await makeTestApp({
     env: {
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
@@ -30,7 +33,37 @@ Deno.test("[customer e-mails] a recipient the server refuses for good is tried t
   try {
     await t.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
     await paidPayment(t, {}, { customer: { email: "nobody@example.com" } });
-    const refused = "The server answered: 550 5.1.1 Mailbox unavailable";
+    await run(t, smtp);
+  } finally {
+    await t.close();
+    await smtp.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+}
+
+Deno.test("[customer e-mails] a permanent refusal (550) marks the e-mail FAILED at its first attempt, with the server's answer", async () => {
+  await withSmtp("permfail", async (t, smtp) => {
+    const failed = {
+      status: "FAILED",
+      attempt_count: 1,
+      last_error: "The server answered: 550 5.1.1 Mailbox unavailable",
+      next_attempt_at: null,
+      in_flight: 0,
+    };
+    await attemptRound(t);
+    assert.deepEqual(await outbox(t), [failed]);
+    // Nothing is due any more: more runs make no attempt.
+    await attemptRound(t);
+    t.clock.advance(86_400_000);
+    await attemptRound(t);
+    assert.deepEqual(await outbox(t), [failed]);
+    assert.equal(await smtp.count(), 0);
+  });
+});
+
+Deno.test("[customer e-mails] a temporary refusal (451) is tried the schedule's times, then FAILED", async () => {
+  await withSmtp("tempfail", async (t, smtp) => {
+    const refused = "The server answered: 451 4.3.0 Try again later";
     await attemptRound(t);
     assert.deepEqual(await outbox(t), [{
       status: "PENDING",
@@ -49,15 +82,10 @@ Deno.test("[customer e-mails] a recipient the server refuses for good is tried t
       in_flight: 0,
     };
     assert.deepEqual(await outbox(t), [failed]);
-    // Nothing is due any more: more runs make no attempt.
     await attemptRound(t);
     t.clock.advance(86_400_000);
     await attemptRound(t);
     assert.deepEqual(await outbox(t), [failed]);
     assert.equal(await smtp.count(), 0);
-  } finally {
-    await t.close();
-    await smtp.stop();
-    await Deno.remove(dataDir, { recursive: true });
-  }
+  });
 });
