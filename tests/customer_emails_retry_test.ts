@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { paidPayment } from "./support/billing_helpers.ts";
 import { SHOP_DETAILS } from "./support/customer_helpers.ts";
+import { signedInApp } from "./support/panel_helpers.ts";
 import { makeTestApp, type TestApp } from "./support/helpers.ts";
 import { startSmtpServer } from "./support/smtp_process.ts";
 
@@ -88,4 +89,45 @@ Deno.test("[customer e-mails] a temporary refusal (451) is tried the schedule's 
     assert.deepEqual(await outbox(t), [failed]);
     assert.equal(await smtp.count(), 0);
   });
+});
+
+Deno.test("[customer e-mails] no resend while an e-mail waits for its retry: the customer gets the retry only", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "paystead-smtp-resend-" });
+  const smtp = await startSmtpServer(`${dataDir}/received.jsonl`, { mode: "tempfail" });
+  const { t, agent } = await signedInApp({
+    role: "OWNER",
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: "Kawiarnia Ziarno <sklep@ziarno.example.pl>",
+      EMAIL_RETRY_SCHEDULE: "0,1s,1s",
+    },
+  });
+  try {
+    await t.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
+    const { paymentId } = await paidPayment(t, {}, { customer: { email: "jan@example.com" } });
+    await attemptRound(t);
+    const [waiting] = await t.store.db.selectFrom("customer_emails")
+      .select(["public_id", "status", "attempt_count"]).execute();
+    assert.deepEqual({ ...waiting, public_id: undefined }, {
+      public_id: undefined,
+      status: "PENDING",
+      attempt_count: 1,
+    });
+    const resend = await agent.post(
+      `/panel/payments/${paymentId}/emails/${waiting.public_id}/resend`,
+    );
+    assert.equal(resend.status, 409);
+    await smtp.setMode("accept");
+    await attemptRound(t);
+    await attemptRound(t);
+    assert.deepEqual(
+      await t.store.db.selectFrom("customer_emails").select(["status", "attempt_count"]).execute(),
+      [{ status: "SENT", attempt_count: 2 }],
+    );
+    assert.equal(await smtp.count(), 1);
+  } finally {
+    await t.close();
+    await smtp.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });
