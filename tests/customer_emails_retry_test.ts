@@ -131,3 +131,26 @@ Deno.test("[customer e-mails] no resend while an e-mail waits for its retry: the
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("[customer e-mails] a crash during the last allowed attempt: FAILED as lost, never sent once more", async () => {
+  await withSmtp("tempfail", async (t, smtp) => {
+    await attemptRound(t);
+    await smtp.setMode("accept");
+    // What a kill -9 during the third (last) attempt leaves: leased, in flight, its lease run out.
+    await t.store.write((trx) =>
+      trx.updateTable("customer_emails")
+        .set({ attempt_count: 3, in_flight: 1, next_attempt_at: t.clock.now() - 1 }).execute()
+    );
+    await attemptRound(t);
+    await attemptRound(t);
+    assert.deepEqual(await outbox(t), [{
+      status: "FAILED",
+      attempt_count: 3,
+      last_error: "No result was recorded: the process sending this e-mail stopped during " +
+        "the attempt. It is sent again with the same Message-ID.",
+      next_attempt_at: null,
+      in_flight: 0,
+    }]);
+    assert.equal(await smtp.count(), 0);
+  });
+});
