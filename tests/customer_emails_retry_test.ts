@@ -19,7 +19,7 @@ async function attemptRound(t: TestApp): Promise<void> {
 }
 
 async function withSmtp(
-  mode: "tempfail" | "permfail",
+  mode: "tempfail" | "permfail" | "slow",
   run: (t: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>) => Promise<void>,
 ): Promise<void> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-smtp-retry-" });
@@ -152,5 +152,20 @@ Deno.test("[customer e-mails] a crash during the last allowed attempt: FAILED as
       in_flight: 0,
     }]);
     assert.equal(await smtp.count(), 0);
+  });
+});
+
+Deno.test("[customer e-mails] an attempt still being sent past its lease is not claimed again by its own process", async () => {
+  await withSmtp("slow", async (t, smtp) => {
+    await t.services.scheduler.runDue();
+    // The server takes 1.5 s to accept; meanwhile the lease (15 s) runs out before any renewal.
+    t.clock.advance(20_000);
+    await t.services.scheduler.runDue();
+    await t.emails.idle();
+    assert.deepEqual(
+      await t.store.db.selectFrom("customer_emails").select(["status", "attempt_count"]).execute(),
+      [{ status: "SENT", attempt_count: 1 }],
+    );
+    assert.equal(await smtp.count(), 1);
   });
 });
