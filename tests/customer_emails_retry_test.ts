@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { paidPayment } from "./support/billing_helpers.ts";
 import { SHOP_DETAILS } from "./support/customer_helpers.ts";
+import { CustomerEmailSender, type EmailSenderOptions } from "../lib/emails/sender.ts";
 import { signedInApp } from "./support/panel_helpers.ts";
 import { makeTestApp, type TestApp } from "./support/helpers.ts";
 import { startSmtpServer } from "./support/smtp_process.ts";
@@ -21,6 +22,7 @@ async function attemptRound(t: TestApp): Promise<void> {
 async function withSmtp(
   mode: "tempfail" | "permfail" | "slow",
   run: (t: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>) => Promise<void>,
+  emails?: EmailSenderOptions,
 ): Promise<void> {
   const dataDir = await Deno.makeTempDir({ prefix: "paystead-smtp-retry-" });
   const smtp = await startSmtpServer(`${dataDir}/received.jsonl`, { mode });
@@ -30,6 +32,7 @@ async function withSmtp(
       MAIL_FROM: "Kawiarnia Ziarno <sklep@ziarno.example.pl>",
       EMAIL_RETRY_SCHEDULE: "0,1s,1s",
     },
+    emails,
   });
   try {
     await t.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
@@ -168,4 +171,30 @@ Deno.test("[customer e-mails] an attempt still being sent past its lease is not 
     );
     assert.equal(await smtp.count(), 1);
   });
+});
+
+Deno.test("[customer e-mails] a slow attempt's lease is renewed in time: a second process does not send it again", async () => {
+  const leaseMs = 900;
+  await withSmtp("slow", async (t, smtp) => {
+    const other = new CustomerEmailSender(t.services, { leaseMs });
+    try {
+      await t.services.scheduler.runDue();
+      // The server takes 1.5 s; the lease (900 ms) is renewed every 300 ms from the clock's time.
+      t.clock.advance(600);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      t.clock.advance(400);
+      // A second process over the same outbox, after the first lease would have run out.
+      await other.job().run(t.clock.now());
+      await other.idle();
+      await t.emails.idle();
+      assert.deepEqual(
+        await t.store.db.selectFrom("customer_emails").select(["status", "attempt_count"])
+          .execute(),
+        [{ status: "SENT", attempt_count: 1 }],
+      );
+      assert.equal(await smtp.count(), 1);
+    } finally {
+      await other.stop();
+    }
+  }, { leaseMs });
 });
