@@ -234,6 +234,7 @@ export function findEmailFacts(db: Db, paymentId: number, refundId: number | nul
       "payments.quantity",
       "payments.amount_refunded",
       "payments.locale",
+      "payments.customer_language",
       "payments.invoice_company_name",
       "payments.invoice_tax_id",
       "payments.succeeded_at",

@@ -94,3 +94,13 @@ export function describeMailError(error: unknown): string {
   }
   return `${code ? `${code}: ` : ""}${error.message}`.slice(0, 500);
 }
+
+/**
+ * True when the server refused this e-mail for good (a 5xx answer). 4xx and network errors are
+ * retried, and so is a refused login (EAUTH): that is our configuration, fixed by the operator.
+ */
+export function isPermanentRefusal(error: unknown): boolean {
+  const { responseCode, code } = (error ?? {}) as { responseCode?: unknown; code?: unknown };
+  return typeof responseCode === "number" && responseCode >= 500 && responseCode < 600 &&
+    code !== "EAUTH";
+}

@@ -27,8 +27,8 @@ interface StoredLineItem {
 /**
  * Reads what an e-mail says when it is sent: the payment, what was bought (a checkout session's
  * line items, else the offer times the quantity), the refund, and the seller's business details.
- * The language is the payment's (a renewal's: the subscription's first payment's), else the
- * business's default, else Polish.
+ * The language is the payment's (a renewal's: the subscription's first payment's); for "auto",
+ * the language of the page the customer paid on; else the business's default, else Polish.
  */
 export async function loadEmailModel(services: Services, email: LeasedEmail): Promise<EmailModel> {
   const [facts, details, organisation, renewal] = await Promise.all([
@@ -51,7 +51,11 @@ export async function loadEmailModel(services: Services, email: LeasedEmail): Pr
     }]
     : (JSON.parse(facts.line_items) as StoredLineItem[]);
   const locale = renewal?.first_locale ?? facts.locale;
-  const language = isLanguage(locale) ? locale : details?.defaultLanguage ?? "pl";
+  const language = isLanguage(locale)
+    ? locale
+    : isLanguage(facts.customer_language)
+    ? facts.customer_language
+    : details?.defaultLanguage ?? "pl";
   return {
     kind: email.kind as EmailKind,
     language,

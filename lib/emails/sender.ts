@@ -16,7 +16,13 @@ import type { ScheduledJob } from "../scheduler.ts";
 import { isStorageUnavailable } from "../storage.ts";
 import { nextAttemptAt } from "../webhooks/delivery/retry.ts";
 import type { RenderedEmail } from "./facts.ts";
-import { describeMailError, mailboxMailer, type Mailer, smtpMailer } from "./mailer.ts";
+import {
+  describeMailError,
+  isPermanentRefusal,
+  mailboxMailer,
+  type Mailer,
+  smtpMailer,
+} from "./mailer.ts";
 import { loadEmailModel } from "./model.ts";
 
 /** Tuning of the sender (tests shorten the lease). */
@@ -38,7 +44,9 @@ const RECORD_TRIES = 10;
 const LOST_ATTEMPT = "No result was recorded: the process sending this e-mail stopped during " +
   "the attempt. It is sent again with the same Message-ID.";
 
-type Outcome = { sent: true; rendered: RenderedEmail } | { sent: false; error: string };
+type Outcome =
+  | { sent: true; rendered: RenderedEmail }
+  | { sent: false; error: string; permanent: boolean };
 
 /**
  * Sends the customer e-mail outbox, durably: a claim leases an e-mail (one write) before the
@@ -188,7 +196,7 @@ export class CustomerEmailSender {
       });
       return { sent: true, rendered };
     } catch (error) {
-      return { sent: false, error: describeMailError(error) };
+      return { sent: false, error: describeMailError(error), permanent: isPermanentRefusal(error) };
     }
   }
 
@@ -206,7 +214,8 @@ export class CustomerEmailSender {
       );
       return;
     }
-    const retryAt = nextAttemptAt({
+    // A 5xx is the server's final word (unknown mailbox, refused sender): retrying changes nothing.
+    const retryAt = outcome.permanent ? null : nextAttemptAt({
       schedule: config.emailRetryScheduleMs,
       attempts: email.attempt_count,
       now,

@@ -17,7 +17,7 @@ export interface ReceivedMessage {
 export interface SmtpProcess {
   port: number;
   /** Switches how it answers DATA: accept, tempfail (451), permfail (550), hang. */
-  setMode(mode: "accept" | "tempfail" | "permfail" | "hang"): Promise<void>;
+  setMode(mode: "accept" | "tempfail" | "permfail" | "hang" | "slow"): Promise<void>;
   /** Every message it accepted so far, in order. */
   messages(): Promise<ReceivedMessage[]>;
   /** How many messages it accepted so far (cheap: no parsing). */

@@ -7,11 +7,11 @@
  * Every accepted message is appended to FILE as one JSON line `{from, to, raw}`. Its answers
  * are switched while it runs by `POST /mode` with the mode as the body on the control port it
  * prints (`{"smtp": N, "control": M}` on stdout): `accept`, `tempfail` (451 after DATA),
- * `permfail` (550 after DATA), `hang` (never answers DATA).
+ * `permfail` (550 after DATA), `hang` (never answers DATA), `slow` (accepts 1.5 s after DATA).
  */
 import { SMTPServer } from "smtp-server";
 
-const MODES = ["accept", "tempfail", "permfail", "hang"] as const;
+const MODES = ["accept", "tempfail", "permfail", "hang", "slow"] as const;
 type Mode = typeof MODES[number];
 
 function argument(name: string): string | undefined {
@@ -48,7 +48,8 @@ const server = new SMTPServer({
       };
       // Written before the 250, as a real server commits the message before accepting it.
       Deno.writeTextFileSync(out, JSON.stringify(record) + "\n", { append: true });
-      callback();
+      if (mode === "slow") setTimeout(() => callback(), 1500);
+      else callback();
     });
   },
 });
