@@ -18,8 +18,14 @@ export function langQuery(c: Context): string {
 export function switchLink(path: string, language: Language): LanguageSwitchLink {
   const other: Language = language === "pl" ? "en" : "pl";
   return {
-    href: `${path}?lang=${other}`,
+    href: `${sameOriginPath(path)}?lang=${other}`,
     lang: other,
     label: translator(language).t("language.switch"),
   };
+}
+
+/** `path` with its leading slashes and backslashes collapsed to one `/`: `//host/x` and `/\\host/x`
+ * are links to another site, never to this one. */
+export function sameOriginPath(path: string): string {
+  return path.replace(/^[/\\]+/, "/");
 }
