@@ -395,6 +395,9 @@ Deno.test("[exports] one organisation never sees another's rows; FREE organisati
   const free = await makeTestApp({ plan: "FREE" });
   try {
     const mine = await paidPayment(t);
+    const myRefund = await (await t.request("POST", `/api/v1/payments/${mine.paymentId}/refunds`, {
+      amount: 100,
+    })).json();
     const other = await otherOrganisation(t);
     const theirs = await (await other.request("POST", "/api/v1/qr", {
       name: "Globex",
@@ -408,6 +411,26 @@ Deno.test("[exports] one organisation never sees another's rows; FREE organisati
     assert.deepEqual(rows.slice(1).map((row) => row[1]), [mine.paymentId]);
     const { rows: theirRows } = await csvOf(await other.request("GET", "/api/v1/exports/payments"));
     assert.deepEqual(theirRows.slice(1).map((row) => row[1]), [theirPayment.paymentId]);
+    // Issue 46: the refunds export is scoped too, not only the payments export.
+    const paid = await other.request(
+      "POST",
+      `/api/v1/payments/${theirPayment.paymentId}/complete`,
+      {
+        code: "777123",
+      },
+    );
+    assert.equal((await paid.json()).status, "SUCCEEDED");
+    const theirRefund = await (await other.request(
+      "POST",
+      `/api/v1/payments/${theirPayment.paymentId}/refunds`,
+      { amount: 50 },
+    )).json();
+    const { rows: refunds } = await csvOf(await t.request("GET", "/api/v1/exports/refunds"));
+    assert.deepEqual(refunds.slice(1).map((row) => row[1]), [myRefund.refundId]);
+    const { rows: theirRefunds } = await csvOf(
+      await other.request("GET", "/api/v1/exports/refunds"),
+    );
+    assert.deepEqual(theirRefunds.slice(1).map((row) => row[1]), [theirRefund.refundId]);
     for (const path of ["/api/v1/exports/payments", "/api/v1/exports/refunds?format=xlsx"]) {
       const response = await free.request("GET", path);
       assert.equal(response.status, 403);
