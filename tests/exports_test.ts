@@ -329,6 +329,8 @@ Deno.test("[exports] CSV cells a spreadsheet would run are written as text (OWAS
     assert.equal(neutralise("\tTab"), "'\tTab");
     assert.equal(neutralise("\rCR"), "'\rCR");
     assert.equal(neutralise("a=b"), "a=b");
+    assert.equal(neutralise("Acme;=1+1;"), "Acme;'=1+1;");
+    assert.equal(neutralise("Acme; =1+1"), "Acme;' =1+1");
     const response = await t.request("GET", "/api/v1/exports/payments?format=xlsx");
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await response.arrayBuffer());
@@ -466,6 +468,36 @@ Deno.test("[exports] amounts keep their currency's decimals: yen whole, dinars i
       ) => [sheet.getRow(row).getCell(8).value, sheet.getRow(row).getCell(8).numFmt]),
       [[500, "0"], [12.345, "0.000"], [12.5, "0.00"]],
     );
+  } finally {
+    await t.close();
+  }
+});
+
+/** Every cell a naive split at `;`, tab or line breaks would make, as Polish Excel opens the file. */
+function excelPieces(text: string): string[] {
+  return text.replace(/^\uFEFF/, "").split(/[;\t\r\n,]/).map((piece) =>
+    piece.replace(/^[\s"]+/, "")
+  );
+}
+
+Deno.test("[exports] a cell split at ; or tab never starts a formula (issue 43)", async () => {
+  const t = await makeTestApp();
+  try {
+    const payloads = ["Acme;=1+1;", "Acme\t=1+1", "Acme;+48;-1;@SUM(A1)", 'Acme;"=1+1"'];
+    for (const payload of payloads) {
+      const paid = await paidPayment(t, { name: payload });
+      const refund = await t.request("POST", `/api/v1/payments/${paid.paymentId}/refunds`, {
+        amount: 100,
+        reason: payload,
+      });
+      assert.equal(refund.status, 201);
+      t.clock.advance(1);
+    }
+    for (const path of ["/api/v1/exports/payments", "/api/v1/exports/refunds"]) {
+      const text = await (await t.request("GET", path)).text();
+      const formulas = excelPieces(text).filter((piece) => /^[=+\-@]/.test(piece));
+      assert.deepEqual(formulas, [], path);
+    }
   } finally {
     await t.close();
   }
