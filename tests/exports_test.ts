@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from "./support/helpers.ts";
 import { otherOrganisation, paidPayment } from "./support/billing_helpers.ts";
+import { SHOP_DETAILS } from "./support/customer_helpers.ts";
 
 const MINUTE = 60_000;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -483,9 +484,13 @@ function excelPieces(text: string): string[] {
 Deno.test("[exports] a cell split at ; or tab never starts a formula (issue 43)", async () => {
   const t = await makeTestApp();
   try {
+    const details = await t.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
+    assert.equal(details.status, 200);
     const payloads = ["Acme;=1+1;", "Acme\t=1+1", "Acme;+48;-1;@SUM(A1)", 'Acme;"=1+1"'];
     for (const payload of payloads) {
-      const paid = await paidPayment(t, { name: payload });
+      const paid = await paidPayment(t, { name: payload }, {
+        invoiceRequest: { companyName: payload, taxId: "5260250274" },
+      });
       const refund = await t.request("POST", `/api/v1/payments/${paid.paymentId}/refunds`, {
         amount: 100,
         reason: payload,
