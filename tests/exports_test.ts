@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from "./support/helpers.ts";
 import { otherOrganisation, paidPayment } from "./support/billing_helpers.ts";
+import { SHOP_DETAILS } from "./support/customer_helpers.ts";
 
 const MINUTE = 60_000;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -329,6 +330,8 @@ Deno.test("[exports] CSV cells a spreadsheet would run are written as text (OWAS
     assert.equal(neutralise("\tTab"), "'\tTab");
     assert.equal(neutralise("\rCR"), "'\rCR");
     assert.equal(neutralise("a=b"), "a=b");
+    assert.equal(neutralise("Acme;=1+1;"), "Acme;'=1+1;");
+    assert.equal(neutralise("Acme; =1+1"), "Acme;' =1+1");
     const response = await t.request("GET", "/api/v1/exports/payments?format=xlsx");
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(await response.arrayBuffer());
@@ -395,6 +398,9 @@ Deno.test("[exports] one organisation never sees another's rows; FREE organisati
   const free = await makeTestApp({ plan: "FREE" });
   try {
     const mine = await paidPayment(t);
+    const myRefund = await (await t.request("POST", `/api/v1/payments/${mine.paymentId}/refunds`, {
+      amount: 100,
+    })).json();
     const other = await otherOrganisation(t);
     const theirs = await (await other.request("POST", "/api/v1/qr", {
       name: "Globex",
@@ -408,6 +414,26 @@ Deno.test("[exports] one organisation never sees another's rows; FREE organisati
     assert.deepEqual(rows.slice(1).map((row) => row[1]), [mine.paymentId]);
     const { rows: theirRows } = await csvOf(await other.request("GET", "/api/v1/exports/payments"));
     assert.deepEqual(theirRows.slice(1).map((row) => row[1]), [theirPayment.paymentId]);
+    // Issue 46: the refunds export is scoped too, not only the payments export.
+    const paid = await other.request(
+      "POST",
+      `/api/v1/payments/${theirPayment.paymentId}/complete`,
+      {
+        code: "777123",
+      },
+    );
+    assert.equal((await paid.json()).status, "SUCCEEDED");
+    const theirRefund = await (await other.request(
+      "POST",
+      `/api/v1/payments/${theirPayment.paymentId}/refunds`,
+      { amount: 50 },
+    )).json();
+    const { rows: refunds } = await csvOf(await t.request("GET", "/api/v1/exports/refunds"));
+    assert.deepEqual(refunds.slice(1).map((row) => row[1]), [myRefund.refundId]);
+    const { rows: theirRefunds } = await csvOf(
+      await other.request("GET", "/api/v1/exports/refunds"),
+    );
+    assert.deepEqual(theirRefunds.slice(1).map((row) => row[1]), [theirRefund.refundId]);
     for (const path of ["/api/v1/exports/payments", "/api/v1/exports/refunds?format=xlsx"]) {
       const response = await free.request("GET", path);
       assert.equal(response.status, 403);
@@ -443,6 +469,40 @@ Deno.test("[exports] amounts keep their currency's decimals: yen whole, dinars i
       ) => [sheet.getRow(row).getCell(8).value, sheet.getRow(row).getCell(8).numFmt]),
       [[500, "0"], [12.345, "0.000"], [12.5, "0.00"]],
     );
+  } finally {
+    await t.close();
+  }
+});
+
+/** Every cell a naive split at `;`, tab or line breaks would make, as Polish Excel opens the file. */
+function excelPieces(text: string): string[] {
+  return text.replace(/^\uFEFF/, "").split(/[;\t\r\n,]/).map((piece) =>
+    piece.replace(/^[\s"]+/, "")
+  );
+}
+
+Deno.test("[exports] a cell split at ; or tab never starts a formula (issue 43)", async () => {
+  const t = await makeTestApp();
+  try {
+    const details = await t.request("PUT", "/api/v1/business-details", SHOP_DETAILS);
+    assert.equal(details.status, 200);
+    const payloads = ["Acme;=1+1;", "Acme\t=1+1", "Acme;+48;-1;@SUM(A1)", 'Acme;"=1+1"'];
+    for (const payload of payloads) {
+      const paid = await paidPayment(t, { name: payload }, {
+        invoiceRequest: { companyName: payload, taxId: "5260250274" },
+      });
+      const refund = await t.request("POST", `/api/v1/payments/${paid.paymentId}/refunds`, {
+        amount: 100,
+        reason: payload,
+      });
+      assert.equal(refund.status, 201);
+      t.clock.advance(1);
+    }
+    for (const path of ["/api/v1/exports/payments", "/api/v1/exports/refunds"]) {
+      const text = await (await t.request("GET", path)).text();
+      const formulas = excelPieces(text).filter((piece) => /^[=+\-@]/.test(piece));
+      assert.deepEqual(formulas, [], path);
+    }
   } finally {
     await t.close();
   }

@@ -6,9 +6,12 @@ import type { SheetWriter, Sink } from "./sheet.ts";
 /**
  * A value a spreadsheet would read as a formula (OWASP's CSV injection: `=`, `+`, `-`, `@`, tab,
  * carriage return first) is written behind a single quote, so it is shown as text and never run.
+ * Polish Excel splits a CSV at `;` (and a paste at tabs, lines), quotes or not: each piece such a
+ * split would start (`Acme;=1+1;`) gets its quote too (issue 43).
  */
 export function neutralise(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const first = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return first.replace(/([;\t\r\n])(?=[\s"]*[=+\-@])/g, "$1'");
 }
 
 function csvValue<R extends { currency: string }>(column: Column<R>, row: R): string | null {
