@@ -323,7 +323,10 @@ export async function main(
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    // One line and where to look: the whole usage would bury the mistake.
+    const { message } = error as Error;
+    const first = /^Unknown option '[^']*'\./.exec(message)?.[0] ?? message.split("\n")[0];
+    console.error(`${first} Run with --help for the commands and options.`);
     return 2;
   }
   const { values: options, positionals } = parsed;

@@ -1,2 +1,4 @@
-/** Paystead's version: the one place it is written; `version` prints it. */
-export const VERSION = "0.13.0";
+import denoJson from "../deno.json" with { type: "json" };
+
+/** Paystead's version, read from deno.json "version": the one place a release changes. */
+export const VERSION: string = denoJson.version;

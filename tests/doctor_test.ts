@@ -125,6 +125,13 @@ Deno.test("[healthcheck] exits 0 on a ready server and 1 when nothing answers; v
     assert.deepEqual(ready, { code: 0, stdout: `${server.url} is ready.`, stderr: "" });
     const local = await runCli(["healthcheck", "--port", String(server.port)]);
     assert.equal(local.stdout, `http://127.0.0.1:${server.port} is ready.`);
+    // No scheme: http:// is meant, as curl reads it.
+    const bare = await runCli(["healthcheck", "--url", `localhost:${server.port}`]);
+    assert.deepEqual(bare, {
+      code: 0,
+      stdout: `http://localhost:${server.port} is ready.`,
+      stderr: "",
+    });
   } finally {
     await server.stop();
     await Deno.remove(dataDir, { recursive: true });
@@ -137,7 +144,12 @@ Deno.test("[healthcheck] exits 0 on a ready server and 1 when nothing answers; v
     new RegExp(`^http://127\\.0\\.0\\.1:${port}/readyz did not answer \\(`),
   );
   const version = await runCli(["version"]);
-  assert.deepEqual(version, { code: 0, stdout: "paystead 0.13.0 (sandbox)", stderr: "" });
+  // The release sets it in deno.json alone.
+  const { version: released } = JSON.parse(
+    await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
+  );
+  assert.match(released, /^\d+\.\d+\.\d+$/);
+  assert.deepEqual(version, { code: 0, stdout: `paystead ${released} (sandbox)`, stderr: "" });
 });
 
 Deno.test("[doctor] a libSQL server that does not answer is named without its authToken", async () => {

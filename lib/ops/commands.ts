@@ -38,6 +38,11 @@ function localUrl(config: Config): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
 }
 
+/** `localhost:8000` means http://localhost:8000, as curl reads it. */
+function withScheme(url: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
+}
+
 /** Runs `restore`, `healthcheck`, `doctor` or `version`; returns the exit code. */
 export async function runOpsCommand(
   command: string,
@@ -53,7 +58,7 @@ export async function runOpsCommand(
       if (!/^\d+$/.test(wait) || Number(wait) > 600) {
         throw new OpsUsageError("--wait must be a whole number of seconds up to 600.");
       }
-      const url = (options.url ?? localUrl(config)).replace(/\/+$/, "");
+      const url = withScheme(options.url ?? localUrl(config)).replace(/\/+$/, "");
       const result = await waitForReadiness(url, Number(wait) * 1000);
       (result.ready ? console.log : console.error)(result.detail);
       return result.ready ? 0 : 1;
