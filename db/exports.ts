@@ -37,6 +37,8 @@ export interface PaymentExportRow {
   invoice_tax_id: string | null;
   failure_code: string | null;
   succeeded_at: number | null;
+  payment_method: string | null;
+  bank: string | null;
 }
 
 /** A refund as the refunds export reads it. */
@@ -83,6 +85,8 @@ export function paymentExportPage(
       "payments.invoice_tax_id",
       "payments.failure_code",
       "payments.succeeded_at",
+      "payments.payment_method",
+      "payments.bank",
     ])
     .where("payments.org_id", "=", filter.orgId)
     .where("payments.created_at", ">=", filter.from)

@@ -30,6 +30,8 @@ const PAYMENT_HEADER = [
   "invoiceTaxId",
   "failureCode",
   "succeededAt",
+  "paymentMethod",
+  "bank",
 ];
 const REFUND_HEADER = [
   "createdAt",
@@ -121,6 +123,8 @@ Deno.test("[exports] payments as CSV: a BOM, the contract's header, each row as 
         "",
         "",
         "2026-11-21T10:00:00.000Z",
+        "blik",
+        "",
       ],
       [
         "2026-11-21T10:01:00.000Z",
@@ -133,6 +137,8 @@ Deno.test("[exports] payments as CSV: a BOM, the contract's header, each row as 
         "9.99",
         "PLN",
         "0.00",
+        "",
+        "",
         "",
         "",
         "",
@@ -155,6 +161,8 @@ Deno.test("[exports] payments as CSV: a BOM, the contract's header, each row as 
         "",
         "declined",
         "",
+        "blik",
+        "",
       ],
     ]);
     for (const [index, payment] of api.entries()) {
@@ -166,6 +174,8 @@ Deno.test("[exports] payments as CSV: a BOM, the contract's header, each row as 
       assert.equal(row[9], (payment.amountRefunded / 100).toFixed(2));
       assert.equal(row[10], payment.customer.email ?? "");
       assert.equal(row[13], payment.failureCode ?? "");
+      assert.equal(row[15], payment.paymentMethod ?? "");
+      assert.equal(row[16], payment.bank ?? "");
     }
   } finally {
     await t.close();

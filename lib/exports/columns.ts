@@ -35,6 +35,8 @@ export const PAYMENT_COLUMNS: Column<PaymentExportRow>[] = [
   { header: "invoiceTaxId", kind: "text", value: (row) => row.invoice_tax_id, width: 14 },
   { header: "failureCode", kind: "text", value: (row) => row.failure_code, width: 18 },
   { header: "succeededAt", kind: "time", value: (row) => row.succeeded_at, width: 20 },
+  { header: "paymentMethod", kind: "text", value: (row) => row.payment_method, width: 14 },
+  { header: "bank", kind: "text", value: (row) => row.bank, width: 14 },
 ];
 
 /** The columns of a refunds export, in the contract's order. */

@@ -38,7 +38,7 @@ export const exports = createApiRouter()
       description: "Payments created in the range, oldest first, with the columns createdAt, " +
         "paymentId, providerOrderId (the order id the provider's statement names), status, qrId, " +
         "offerName, quantity, amount, currency, amountRefunded, customerEmail, " +
-        "invoiceCompanyName, invoiceTaxId, failureCode, succeededAt. Amounts in major units; " +
+        "invoiceCompanyName, invoiceTaxId, failureCode, succeededAt, paymentMethod, bank. Amounts in major units; " +
         "CSV times in ISO 8601 UTC, xlsx times as dates in the organisation's time zone.",
       tags,
       request: { query: PaymentExportQuery },
