@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { backupDatabase } from "./db/client.ts";
+import { backupDatabase, databaseFilePath } from "./db/client.ts";
 import { findOrganisationBySlug } from "./db/organisations.ts";
 import {
   createOrganisation,
@@ -114,13 +114,30 @@ async function withDatabases<T>(
   }
 }
 
+/** An organisation lives in databases that exist: a mistyped DATA_DIR must not get fresh ones. */
+async function requireDatabaseFiles(config: Config): Promise<void> {
+  for (const url of [config.accountsDatabaseUrl, config.databaseUrl]) {
+    const path = databaseFilePath(url);
+    if (path === null) continue;
+    try {
+      await Deno.stat(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      throw new ConfigError(
+        `There is no database at ${path}. Check DATA_DIR (now ${config.dataDir}); run migrate to start a new one there.`,
+      );
+    }
+  }
+}
+
 /** Runs `work` as organisation `slug` on this environment's services (its rules, its DNS). */
-function withOrganisation<T>(
+async function withOrganisation<T>(
   config: Config,
   slug: string,
   work: (ctx: OrgContext) => Promise<T>,
 ): Promise<T> {
-  return withDatabases(config, async (databases) => {
+  await requireDatabaseFiles(config);
+  return await withDatabases(config, async (databases) => {
     const org = await findOrganisationBySlug(databases.accounts.db, slug);
     if (!org) throw new ApiError("resource_not_found", `No organisation with slug '${slug}'.`);
     // The services alone: a command must not deliver webhooks from the server's queue.

@@ -420,3 +420,20 @@ Deno.test("[config] the panel's review marks what production refuses and imports
     await production.close();
   }
 });
+
+Deno.test("[config] export with a mistyped DATA_DIR refuses and creates nothing", async () => {
+  const parent = await Deno.makeTempDir({ prefix: "paystead-config-typo-" });
+  const typo = `${parent}/dta`;
+  try {
+    const result = await runCli(["config", "export", "--org", "shop"], { DATA_DIR: typo });
+    assert.deepEqual(result, {
+      code: 2,
+      stdout: "",
+      stderr:
+        `There is no database at ${typo}/accounts.db. Check DATA_DIR (now ${typo}); run migrate to start a new one there.`,
+    });
+    assert.deepEqual([...Deno.readDirSync(parent)], []);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
